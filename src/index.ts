@@ -1,0 +1,10 @@
+export { createPushClient } from './push-client.ts';
+export type { PushClient, PushClientOptions, PushState, SubscribeResult } from './push-client.ts';
+export { PushError, isPushError } from './push-error.ts';
+export type { PushErrorCode, PushErrorDetails } from './push-error.ts';
+export type { RegisterEndpoint } from './handoff.ts';
+export type { RegisterRequest, RegisterResult } from './common/register-request.ts';
+export type { BrowserEnv } from './browser-env.ts';
+export { CHANNEL_NAME, isPushbridgeMessage } from './common/messages.ts';
+export type { PushbridgeMessage } from './common/messages.ts';
+export type { PushEnvelope, EnvelopeAction } from './common/envelope.ts';

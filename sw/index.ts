@@ -1,0 +1,12 @@
+export { installPushHandlers } from './install-push-handlers.ts';
+export type { InstallOptions } from './install-push-handlers.ts';
+export { handlePush } from './push.ts';
+export type { PushHandlerOptions } from './push.ts';
+export { handleNotificationClick } from './click.ts';
+export type { ClickHandlerOptions } from './click.ts';
+export { parsePush } from './payload.ts';
+export type { ParsedPush, PayloadOptions } from './payload.ts';
+export { resolveClickUrl } from './resolve-click-url.ts';
+export { CHANNEL_NAME, isPushbridgeMessage } from '../src/common/messages.ts';
+export type { PushbridgeMessage } from '../src/common/messages.ts';
+export type { PushEnvelope, EnvelopeAction } from '../src/common/envelope.ts';
