@@ -10,7 +10,7 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   forbidOnly: !!process.env.CI,
-  reporter: [['list'], ['json', { outputFile: 'test-results/results.json' }]],
+  reporter: [['list'], ['json', { outputFile: 'reports/e2e.json' }]],
   projects: [
     { name: 'chromium', testMatch: /\.chromium\.spec\.ts$/ },
     { name: 'firefox', testMatch: /\.firefox\.spec\.ts$/ },
