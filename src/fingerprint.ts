@@ -1,4 +1,4 @@
-import type { SubscriptionKeys } from './subscription.ts';
+import type { SubscriptionKeys } from './subscription.js';
 
 /**
  * One string that changes whenever anything the backend's record depends on changes: the

@@ -1,6 +1,6 @@
-import { PushError } from './push-error.ts';
-import type { RegisterRequest, RegisterResult } from './common/register-request.ts';
-import type { SubscriptionKeys } from './subscription.ts';
+import { PushError } from './push-error.js';
+import type { RegisterRequest, RegisterResult } from './common/register-request.js';
+import type { SubscriptionKeys } from './subscription.js';
 
 /** Where and how the page hands the subscription to the app's backend. */
 export interface RegisterEndpoint {

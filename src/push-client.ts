@@ -1,13 +1,13 @@
-import { openPushbridgeDb, type RegistrationRecord } from './common/database.ts';
-import { browserEnv, type BrowserEnv } from './browser-env.ts';
-import { fingerprint } from './fingerprint.ts';
-import type { RegisterResult } from './common/register-request.ts';
-import { postRegistration, registerRequest, type RegisterEndpoint } from './handoff.ts';
-import { ensurePermission } from './permission.ts';
-import { PushError, isPushError } from './push-error.ts';
-import { subscribeWithKey, subscriptionKeys } from './subscription.ts';
-import { waitForActiveWorker } from './wait-for-active-worker.ts';
-import { withTimeout } from './with-timeout.ts';
+import { openPushbridgeDb, type RegistrationRecord } from './common/database.js';
+import { browserEnv, type BrowserEnv } from './browser-env.js';
+import { fingerprint } from './fingerprint.js';
+import type { RegisterResult } from './common/register-request.js';
+import { postRegistration, registerRequest, type RegisterEndpoint } from './handoff.js';
+import { ensurePermission } from './permission.js';
+import { PushError, isPushError } from './push-error.js';
+import { subscribeWithKey, subscriptionKeys } from './subscription.js';
+import { waitForActiveWorker } from './wait-for-active-worker.js';
+import { withTimeout } from './with-timeout.js';
 
 /**
  * Where push stands for this browser and recipient:

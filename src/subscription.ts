@@ -1,4 +1,4 @@
-import { base64UrlToBytes, bytesToBase64Url } from './common/base64url.ts';
+import { base64UrlToBytes, bytesToBase64Url } from './common/base64url.js';
 
 /** The three values the register call needs, as base64url strings. */
 export interface SubscriptionKeys {

@@ -1,4 +1,4 @@
-import { CHANNEL_NAME, type PushbridgeMessage } from '../src/common/messages.ts';
+import { CHANNEL_NAME, type PushbridgeMessage } from '../src/common/messages.js';
 
 /**
  * Post one message to every window of the app on the shared BroadcastChannel. Opens and

@@ -1,6 +1,6 @@
-import { broadcast } from './broadcast.ts';
-import { resolveClickUrl } from './resolve-click-url.ts';
-import { workerScope, type ScopeOption } from './worker-scope.ts';
+import { broadcast } from './broadcast.js';
+import { resolveClickUrl } from './resolve-click-url.js';
+import { workerScope, type ScopeOption } from './worker-scope.js';
 
 /** Options of {@link handleNotificationClick}. */
 export type ClickHandlerOptions = ScopeOption;

@@ -1,5 +1,5 @@
-import { handleNotificationClick } from './click.ts';
-import { handlePush, type PushHandlerOptions } from './push.ts';
+import { handleNotificationClick } from './click.js';
+import { handlePush, type PushHandlerOptions } from './push.js';
 
 /** Options of {@link installPushHandlers}. */
 export type InstallOptions = Omit<PushHandlerOptions, 'scope'>;

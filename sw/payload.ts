@@ -1,4 +1,4 @@
-import type { PushEnvelope } from '../src/common/envelope.ts';
+import type { PushEnvelope } from '../src/common/envelope.js';
 
 /** What the worker will display for one push. */
 export interface ParsedPush {

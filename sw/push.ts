@@ -1,6 +1,6 @@
-import { broadcast } from './broadcast.ts';
-import { parsePush, type PayloadOptions } from './payload.ts';
-import { workerScope, type ScopeOption } from './worker-scope.ts';
+import { broadcast } from './broadcast.js';
+import { parsePush, type PayloadOptions } from './payload.js';
+import { workerScope, type ScopeOption } from './worker-scope.js';
 
 /** Options of {@link handlePush}. */
 export interface PushHandlerOptions extends PayloadOptions, ScopeOption {}

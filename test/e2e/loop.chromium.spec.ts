@@ -89,3 +89,20 @@ test('a click on a notification whose data.url leaves the origin goes to the app
   const urls = chromiumContext.pages().map((p) => p.url()).filter((url) => url !== 'about:blank');
   expect(urls.every((url) => url.startsWith(`${demo.url}/`))).toBe(true);
 });
+
+test('the demo page loads without console errors and its send form reaches the service', async ({ chromiumContext, demo }) => {
+  const page = await chromiumContext.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  await page.goto(demo.url);
+  await expect(page.locator('#state')).toHaveText('unsubscribed');
+  await page.getByLabel('Recipient').fill(`nobody-${randomUUID()}`);
+  await page.getByRole('button', { name: 'Send test notification' }).click();
+  // The service's own answer, passed through by the backend: no such recipient yet.
+  await expect(page.locator('#send-result')).toHaveText(/^404 recipient_not_found: /);
+  expect(problems.filter((text) => !text.includes('404 (Not Found)'))).toEqual([]);
+  await page.screenshot({ path: test.info().outputPath('demo.png'), fullPage: true });
+});
