@@ -1,8 +1,8 @@
 export { createPushClient } from './push-client.js';
-export type { PushClient, PushClientOptions, PushState, SubscribeResult } from './push-client.js';
-export { PushError, isPushError } from './push-error.js';
-export type { PushErrorCode, PushErrorDetails } from './push-error.js';
-export type { RegisterEndpoint } from './handoff.js';
+export type { PushClient, PushClientOptions, RegisterEndpoint, SubscribeResult } from './push-client.js';
+export type { PushState } from './common/push-state.js';
+export { PushError, isPushError } from './common/push-error.js';
+export type { PushErrorCode, PushErrorDetails } from './common/push-error.js';
 export type { RegisterRequest, RegisterResult } from './common/register-request.js';
 export type { BrowserEnv } from './browser-env.js';
 export { CHANNEL_NAME, isPushbridgeMessage } from './common/messages.js';

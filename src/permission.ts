@@ -1,5 +1,5 @@
 import type { BrowserEnv } from './browser-env.js';
-import { PushError } from './push-error.js';
+import { PushError } from './common/push-error.js';
 
 /**
  * Make sure notifications are allowed, asking only when the user has not decided yet.

@@ -1,32 +1,14 @@
 import { openPushbridgeDb, type RegistrationRecord } from './common/database.js';
 import { browserEnv, type BrowserEnv } from './browser-env.js';
-import { fingerprint } from './fingerprint.js';
+import { fingerprint } from './common/fingerprint.js';
+import { postRegistration, registerRequest } from './common/handoff.js';
+import type { PushState } from './common/push-state.js';
 import type { RegisterResult } from './common/register-request.js';
-import { postRegistration, registerRequest, type RegisterEndpoint } from './handoff.js';
+import { PushError, isPushError } from './common/push-error.js';
 import { ensurePermission } from './permission.js';
-import { PushError, isPushError } from './push-error.js';
 import { subscribeWithKey, subscriptionKeys } from './subscription.js';
 import { waitForActiveWorker } from './wait-for-active-worker.js';
 import { withTimeout } from './with-timeout.js';
-
-/**
- * Where push stands for this browser and recipient:
- * - `unsupported`: no Push API here; `needs-install`: iOS Safari outside a home-screen app;
- * - `default`: not asked yet; `denied`: blocked by the user;
- * - `subscribing`: `subscribe()` is running;
- * - `subscribed`: the backend confirmed this exact subscription;
- * - `unsubscribed`: allowed, but there is no subscription;
- * - `pending`: subscribed in the browser, not (yet) confirmed by the backend.
- */
-export type PushState =
-  | 'unsupported'
-  | 'needs-install'
-  | 'default'
-  | 'denied'
-  | 'subscribing'
-  | 'subscribed'
-  | 'unsubscribed'
-  | 'pending';
 
 /** Options of {@link createPushClient}. */
 export interface PushClientOptions {
@@ -58,6 +40,16 @@ export interface PushClient {
   subscribe(): Promise<SubscribeResult>;
   /** Read the current {@link PushState} from the browser and the shared database. */
   getState(): Promise<PushState>;
+}
+
+/** Where and how the page hands the subscription to the app's backend. */
+export interface RegisterEndpoint {
+  /** The backend route that makes the service's register call, e.g. `/api/push/register`. */
+  url: string;
+  /** Extra non-secret headers, such as a CSRF token. */
+  headers?: Record<string, string>;
+  /** Fetch credentials mode; `same-origin` by default. */
+  credentials?: RequestCredentials;
 }
 
 const DEFAULT_TIMEOUT_MS = 20_000;
@@ -150,7 +142,8 @@ export function createPushClient(options: PushClientOptions, env: BrowserEnv = b
     await saveRecord(record);
     try {
       const body = registerRequest(options.recipientId, keys, options.metadata);
-      const result = await postRegistration(env.fetch, options.register, body, timeoutMs);
+      const handoff = { kind: 'url' as const, url: options.register.url, headers: options.register.headers ?? {}, credentials: options.register.credentials ?? 'same-origin' };
+      const result = await postRegistration(env.fetch, handoff, body, timeoutMs);
       await saveRecord({ ...record, ...result, registeredAt: Date.now(), pending: false });
       return { ...result, endpoint: keys.endpoint };
     } catch (error) {

@@ -1,11 +1,5 @@
 import { base64UrlToBytes, bytesToBase64Url } from './common/base64url.js';
-
-/** The three values the register call needs, as base64url strings. */
-export interface SubscriptionKeys {
-  endpoint: string;
-  p256dh: string;
-  auth: string;
-}
+import type { SubscriptionKeys } from './common/handoff.js';
 
 /**
  * Whether the subscription was created with this application server (VAPID) public key.

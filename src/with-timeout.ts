@@ -1,4 +1,4 @@
-import { PushError } from './push-error.js';
+import { PushError } from './common/push-error.js';
 
 /**
  * Settle with `promise`, or reject with a `timeout` {@link PushError} after `ms` milliseconds,

@@ -27,7 +27,7 @@ export function handleNotificationClick(event: NotificationEvent, options: Click
       const atUrl = windows.find((client) => client.url === url);
       if (atUrl) await atUrl.focus();
       else await scope.clients.openWindow(url);
-      broadcast({ pushbridge: 1, type: 'click', notificationId: null, action: event.action, url, data });
+      broadcast({ pushbridge: 1, type: 'click', clickId: crypto.randomUUID(), notificationId: null, action: event.action, url, data });
     })(),
   );
 }

@@ -31,7 +31,9 @@ export function handlePush(event: PushEvent, options: PushHandlerOptions = {}): 
         pushbridge: 1,
         type: 'notification',
         notificationId: parsed.envelope?.notificationId ?? null,
+        channel: parsed.envelope?.channel ?? 'push',
         title: parsed.title,
+        body: parsed.options.body ?? '',
         data,
       });
     }),

@@ -66,6 +66,7 @@ byId<HTMLFormElement>('send').addEventListener('submit', (event) => {
 
 new BroadcastChannel(CHANNEL_NAME).addEventListener('message', (event: MessageEvent<unknown>) => {
   if (!isPushbridgeMessage(event.data)) return;
+  if (event.data.type !== 'notification' && event.data.type !== 'click') return;
   const item = document.createElement('li');
   item.textContent = event.data.type === 'notification' ? `shown: ${event.data.title}` : `clicked: ${event.data.url}`;
   item.dataset.type = event.data.type;

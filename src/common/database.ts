@@ -4,11 +4,30 @@ import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 export const DATABASE_NAME = 'pushbridge';
 
 /**
- * What the last successful (or attempted) hand-off left behind, so a later page load or the
- * worker can tell whether the subscription the browser holds is the one the backend knows.
+ * How a subscription reaches the service's register call, as stored for the worker to replay:
+ * - `url`: POST to the app's backend (non-secret headers only);
+ * - `direct`: POST to `{pushBaseUrl}/v1/subscribers/register` with a client-safe key (`pk_...`);
+ * - `callback`: the app's own function, which only a window can run: the worker asks a window.
+ */
+export type HandoffConfig =
+  | { kind: 'url'; url: string; headers: Record<string, string>; credentials: RequestCredentials }
+  | { kind: 'direct'; pushBaseUrl: string; clientKey: string }
+  | { kind: 'callback' };
+
+/** What a page stored so that the worker can act alone (after `pushsubscriptionchange`). Keyed by scope. */
+export interface ClientConfig {
+  vapidPublicKey: string;
+  recipientId: string;
+  metadata: Record<string, string | number | boolean>;
+  handoff: HandoffConfig;
+}
+
+/**
+ * What the last hand-off left behind, so that a later page load or the worker can tell whether
+ * the subscription the browser holds is the one the backend knows. Keyed by scope.
  */
 export interface RegistrationRecord {
-  /** endpoint, p256dh, auth, application server key and recipientId, joined; see `fingerprint`. */
+  /** See `fingerprint()`. */
   fingerprint: string;
   endpoint: string;
   recipientId: string;
@@ -17,15 +36,39 @@ export interface RegistrationRecord {
   /** Epoch milliseconds of the backend's confirmation; null while pending. */
   registeredAt: number | null;
   pending: boolean;
+  /** The PushError code (or text) of the last failed hand-off. */
   lastError: string | null;
+}
+
+/** An in-app notification, kept by the worker. Keyed by notificationId. */
+export interface InboxItem {
+  notificationId: string;
+  title: string;
+  body: string;
+  data: Record<string, string>;
+  /** Epoch milliseconds. */
+  receivedAt: number;
+  readAt: number | null;
+}
+
+/** A delivered / clicked / dismissed event waiting to be reported. */
+export interface OutboxEvent {
+  /** Assigned by the store. */
+  id?: number;
+  type: 'delivered' | 'clicked' | 'dismissed';
+  notificationId: string | null;
+  /** The action button's key for `clicked`, '' for the body. */
+  action?: string;
+  /** Epoch milliseconds. */
+  at: number;
 }
 
 /** The shared database's schema, version 1. */
 export interface PushbridgeSchema extends DBSchema {
-  config: { key: string; value: unknown };
+  config: { key: string; value: ClientConfig };
   registration: { key: string; value: RegistrationRecord };
-  inbox: { key: string; value: { notificationId: string; receivedAt: number; readAt: number | null } };
-  events: { key: number; value: { type: string; at: number; notificationId: string | null } };
+  inbox: { key: string; value: InboxItem; indexes: { 'by-received': number } };
+  events: { key: number; value: OutboxEvent };
 }
 
 /**
@@ -42,8 +85,8 @@ export function openPushbridgeDb(): Promise<IDBPDatabase<PushbridgeSchema>> {
     upgrade(db) {
       db.createObjectStore('config');
       db.createObjectStore('registration');
-      db.createObjectStore('inbox');
-      db.createObjectStore('events', { autoIncrement: true });
+      db.createObjectStore('inbox').createIndex('by-received', 'receivedAt');
+      db.createObjectStore('events', { keyPath: 'id', autoIncrement: true });
     },
   });
 }

@@ -1,17 +1,13 @@
+import type { HandoffConfig } from './database.js';
 import { PushError } from './push-error.js';
-import type { RegisterRequest, RegisterResult } from './common/register-request.js';
-import type { SubscriptionKeys } from './subscription.js';
+import type { RegisterRequest, RegisterResult } from './register-request.js';
 
-/** Where and how the page hands the subscription to the app's backend. */
-export interface RegisterEndpoint {
-  /** The backend route that makes the service's register call, e.g. `/api/push/register`. */
-  url: string;
-  /** Extra non-secret headers, such as a CSRF token. */
-  headers?: Record<string, string>;
-  /** Fetch credentials mode; `same-origin` by default. */
-  credentials?: RequestCredentials;
+/** The three values the register call needs, as base64url strings. */
+export interface SubscriptionKeys {
+  endpoint: string;
+  p256dh: string;
+  auth: string;
 }
-
 
 /**
  * Build the register request for a subscription.
@@ -36,28 +32,38 @@ export function registerRequest(
 }
 
 /**
- * POST the register request to the app's backend and read `{subscriberId, deviceId}` back.
+ * POST the register request where a declarative hand-off says (the app's backend, or the
+ * service itself with a client-safe key) and read `{subscriberId, deviceId}` back. Runs in pages
+ * and in the worker.
  *
  * @throws {@link PushError} `register-conflict` on 409, `register-rejected` on any other
- * refusal, `network` when the backend cannot be reached, `timeout` after `timeoutMs`.
+ * refusal, `network` when the server cannot be reached, `timeout` after `timeoutMs`.
  *
  * @example
  * ```ts
- * const { deviceId } = await postRegistration(fetch, { url: '/api/push/register' }, body, 10_000);
+ * const ids = await postRegistration(fetch, { kind: 'url', url: '/api/push/register', headers: {}, credentials: 'same-origin' }, body, 10_000);
  * ```
  */
 export async function postRegistration(
   fetchFn: typeof fetch,
-  endpoint: RegisterEndpoint,
+  handoff: Exclude<HandoffConfig, { kind: 'callback' }>,
   body: RegisterRequest,
   timeoutMs: number,
 ): Promise<RegisterResult> {
+  const target =
+    handoff.kind === 'url'
+      ? { url: handoff.url, headers: handoff.headers, credentials: handoff.credentials }
+      : {
+          url: `${handoff.pushBaseUrl.replace(/\/+$/, '')}/v1/subscribers/register`,
+          headers: { 'x-api-key': handoff.clientKey },
+          credentials: 'omit' as const,
+        };
   let response: Response;
   try {
-    response = await fetchFn(endpoint.url, {
+    response = await fetchFn(target.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...endpoint.headers },
-      credentials: endpoint.credentials ?? 'same-origin',
+      headers: { 'content-type': 'application/json', ...target.headers },
+      credentials: target.credentials,
       body: JSON.stringify(body),
       signal: AbortSignal.timeout(timeoutMs),
     });
@@ -73,7 +79,7 @@ export async function postRegistration(
     throw new PushError(response.status === 409 ? 'register-conflict' : 'register-rejected', message, details);
   }
   if (typeof fields.subscriberId !== 'string' || typeof fields.deviceId !== 'string') {
-    throw new PushError('register-rejected', 'The backend answered without subscriberId and deviceId.', { status: response.status });
+    throw new PushError('register-rejected', 'The answer has no subscriberId and deviceId.', { status: response.status });
   }
   return { subscriberId: fields.subscriberId, deviceId: fields.deviceId };
 }

@@ -1,4 +1,4 @@
-import type { SubscriptionKeys } from './subscription.js';
+import type { SubscriptionKeys } from './handoff.js';
 
 /**
  * One string that changes whenever anything the backend's record depends on changes: the
