@@ -1,9 +1,12 @@
 export { createPushClient } from './push-client.js';
-export type { PushClient, PushClientOptions, RegisterEndpoint, SubscribeResult } from './push-client.js';
+export type { PushClient, PushClientOptions, PushEventMap, SubscribeResult, UnregisteredDevice } from './push-client.js';
+export type { DirectRegistration, RegisterCallback, RegisterEndpoint, RegisterOption } from './handoff-mode.js';
+export type { Inbox } from './inbox.js';
 export type { PushState } from './common/push-state.js';
 export { PushError, isPushError } from './common/push-error.js';
 export type { PushErrorCode, PushErrorDetails } from './common/push-error.js';
 export type { RegisterRequest, RegisterResult } from './common/register-request.js';
+export type { InboxItem, OutboxEvent } from './common/database.js';
 export type { BrowserEnv } from './browser-env.js';
 export { CHANNEL_NAME, isPushbridgeMessage } from './common/messages.js';
 export type { PushbridgeMessage } from './common/messages.js';

@@ -7,7 +7,8 @@ export const CHANNEL_NAME = 'pushbridge';
 /**
  * What the worker and the app's windows tell each other. Every message carries `pushbridge: 1`
  * so that other code on the same channel or worker can tell them apart.
- * - `notification` (worker → windows): a push arrived and was shown or stored;
+ * - `notification` (worker → windows): a push arrived and was shown or stored; `shown` is false
+ *   when an `in_app` item went to the inbox only, because a window of the app was visible;
  * - `click` (worker → windows): a notification was clicked; a window that routes it answers
  *   `click-ack` with the same `clickId`;
  * - `inbox` (worker → windows): an in-app item was stored;
@@ -24,6 +25,8 @@ export type PushbridgeMessage =
       title: string;
       body: string;
       data: Record<string, string>;
+      /** Whether a system notification was shown (absent from workers older than this field). */
+      shown?: boolean;
     }
   | {
       pushbridge: 1;

@@ -1,140 +1,277 @@
 import 'fake-indexeddb/auto';
-import { describe, expect, it } from 'vitest';
-import type { BrowserEnv } from '../../../src/browser-env.ts';
-import { base64UrlToBytes, bytesToBase64Url } from '../../../src/common/base64url.ts';
-import { createPushClient } from '../../../src/push-client.ts';
+import { IDBFactory } from 'fake-indexeddb';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { bytesToBase64Url } from '../../../src/common/base64url.ts';
+import type { PushState } from '../../../src/common/push-state.ts';
+import { createPushClient, type PushClientOptions, type UnregisteredDevice } from '../../../src/push-client.ts';
+import { REREGISTER_AFTER_MS } from '../../../src/reconcile.ts';
+import { fakeProfile, fakeSubscription } from './fake-browser.ts';
 
 const VAPID = bytesToBase64Url(Uint8Array.from({ length: 65 }, (_, i) => (i === 0 ? 4 : i)));
 const OTHER_VAPID = bytesToBase64Url(Uint8Array.from({ length: 65 }, (_, i) => (i === 0 ? 4 : 200 - i)));
 
-interface FakeSubscription extends PushSubscription {
-  unsubscribed: boolean;
-}
-
-function fakeSubscription(endpoint: string, key: string): FakeSubscription {
-  const subscription = {
-    endpoint,
-    unsubscribed: false,
-    options: { applicationServerKey: base64UrlToBytes(key).buffer, userVisibleOnly: true },
-    getKey: (name: string) => (name === 'p256dh' ? Uint8Array.from({ length: 65 }, () => 4).buffer : Uint8Array.from({ length: 16 }, () => 7).buffer),
-    async unsubscribe() {
-      subscription.unsubscribed = true;
-      return true;
-    },
-  };
-  return subscription as unknown as FakeSubscription;
-}
-
-/** A browser with every API, recording what pushbridge did, in order. */
-function fakeBrowser(options: { existing?: FakeSubscription; backendStatus?: number; permission?: NotificationPermission } = {}) {
-  const log: string[] = [];
-  let current: FakeSubscription | null = options.existing ?? null;
-  let serial = 0;
-  const posts: unknown[] = [];
-  let permission: NotificationPermission = options.permission ?? 'default';
-  const pushManager = {
-    async getSubscription() {
-      return current && !current.unsubscribed ? current : null;
-    },
-    async subscribe(init: PushSubscriptionOptionsInit) {
-      log.push('subscribe');
-      current = fakeSubscription(`https://push.example/${++serial}`, bytesToBase64Url(init.applicationServerKey as Uint8Array));
-      return current;
-    },
-  };
-  const registration = { active: {}, installing: null, waiting: null, pushManager } as unknown as ServiceWorkerRegistration;
-  const env: BrowserEnv = {
-    serviceWorker: { getRegistration: async () => registration } as unknown as ServiceWorkerContainer,
-    notification: {
-      get permission() {
-        return permission;
-      },
-      async requestPermission() {
-        log.push('permission');
-        permission = 'granted';
-        return permission;
-      },
-    },
-    pushManager: true,
-    fetch: (async (_url: string | URL | Request, init?: RequestInit) => {
-      log.push('post');
-      posts.push(JSON.parse(String(init?.body)));
-      const status = options.backendStatus ?? 201;
-      return new Response(JSON.stringify(status < 300 ? { subscriberId: 's1', deviceId: `d${posts.length}` } : { error: 'down' }), { status });
-    }) as typeof fetch,
-    async registerWorker(url) {
-      log.push(`register ${url}`);
-      return registration;
-    },
-  };
-  return { env, log, posts, subscription: () => current };
-}
-
-const options = (recipientId: string) => ({
-  vapidPublicKey: VAPID,
-  serviceWorker: { url: '/pushbridge-sw.js' },
-  register: { url: '/api/push/register' },
-  recipientId,
+beforeEach(() => {
+  // idb opens the global factory; each test gets an empty database.
+  globalThis.indexedDB = new IDBFactory();
 });
 
-describe('createPushClient', () => {
+function options(recipientId: string, extra: Partial<PushClientOptions> = {}): PushClientOptions {
+  return {
+    vapidPublicKey: VAPID,
+    serviceWorker: { url: '/pushbridge-sw.js' },
+    register: { url: '/api/push/register' },
+    recipientId,
+    autoSync: false,
+    ...extra,
+  };
+}
+
+describe('subscribe', () => {
   it('asks permission first, then registers the worker, subscribes and hands off', async () => {
-    const browser = fakeBrowser();
-    const client = createPushClient(options('u-order'), browser.env);
-    expect(browser.log).toEqual([]); // creating the client does nothing
+    const profile = fakeProfile();
+    const client = createPushClient(options('u1'), profile.tab());
+    expect(profile.log).toEqual([]); // creating the client does nothing
     const result = await client.subscribe();
-    expect(browser.log).toEqual(['permission', 'register /pushbridge-sw.js', 'subscribe', 'post']);
+    expect(profile.log).toEqual(['permission', 'register http://localhost/pushbridge-sw.js', 'subscribe', 'post']);
     expect(result).toEqual({ subscriberId: 's1', deviceId: 'd1', endpoint: 'https://push.example/1' });
-    expect(browser.posts[0]).toMatchObject({ recipientId: 'u-order', platform: 'web', deviceTransport: 'web_push', webPush: { endpoint: 'https://push.example/1' } });
+    expect(profile.posts[0]?.url).toBe('/api/push/register');
+    expect(profile.posts[0]?.body).toMatchObject({ recipientId: 'u1', platform: 'web', deviceTransport: 'web_push', webPush: { endpoint: 'https://push.example/1' } });
     expect(await client.getState()).toBe('subscribed');
   });
 
-  it('makes one subscription and one register call when subscribe() is called twice at once', async () => {
-    const browser = fakeBrowser();
-    const client = createPushClient(options('u-twice'), browser.env);
+  it('makes one register call when one tab calls subscribe() twice at once', async () => {
+    const profile = fakeProfile();
+    const client = createPushClient(options('u1'), profile.tab());
     const [a, b] = await Promise.all([client.subscribe(), client.subscribe()]);
     expect(a).toEqual(b);
-    expect(browser.posts).toHaveLength(1);
-    expect(browser.log.filter((entry) => entry === 'subscribe')).toHaveLength(1);
+    expect(profile.posts).toHaveLength(1);
   });
 
-  it('reports pending when the backend refuses, and the error carries the status', async () => {
-    const browser = fakeBrowser({ backendStatus: 503 });
-    const client = createPushClient(options('u-pending'), browser.env);
+  it('makes one register call when two tabs subscribe at once', async () => {
+    const profile = fakeProfile();
+    const tab1 = createPushClient(options('u1'), profile.tab());
+    const tab2 = createPushClient(options('u1'), profile.tab());
+    const [a, b] = await Promise.all([tab1.subscribe(), tab2.subscribe()]);
+    expect(profile.posts).toHaveLength(1);
+    expect(b).toEqual(a);
+    expect(await tab2.getState()).toBe('subscribed');
+  });
+
+  it('reports pending when the backend refuses, with the status on the error', async () => {
+    const profile = fakeProfile();
+    profile.backendAnswers.push(503);
+    const client = createPushClient(options('u1'), profile.tab());
     await expect(client.subscribe()).rejects.toMatchObject({ name: 'PushError', code: 'register-rejected', status: 503 });
     expect(await client.getState()).toBe('pending');
   });
 
-  it('replaces a subscription made with another VAPID key', async () => {
+  it('meets a 409 once with a fresh subscription, and reports a second one', async () => {
+    const profile = fakeProfile();
+    profile.backendAnswers.push(409);
+    const unregistered: UnregisteredDevice[] = [];
+    const client = createPushClient(options('u1', { onUnregister: (d) => void unregistered.push(d) }), profile.tab());
+    const result = await client.subscribe();
+    expect(profile.posts.map((p) => (p.body.webPush as { endpoint: string }).endpoint)).toEqual(['https://push.example/1', 'https://push.example/2']);
+    expect(result.endpoint).toBe('https://push.example/2');
+
+    const again = fakeProfile();
+    again.backendAnswers.push(409, 409);
+    globalThis.indexedDB = new IDBFactory();
+    await expect(createPushClient(options('u2'), again.tab()).subscribe()).rejects.toMatchObject({ code: 'register-conflict', status: 409 });
+    expect(again.posts).toHaveLength(2);
+  });
+
+  it('replaces a subscription made with another VAPID key, and reuses one made with the same', async () => {
     const old = fakeSubscription('https://push.example/old', OTHER_VAPID);
-    const browser = fakeBrowser({ existing: old, permission: 'granted' });
-    const result = await createPushClient(options('u-key'), browser.env).subscribe();
+    const profile = fakeProfile({ permission: 'granted', subscription: old });
+    const result = await createPushClient(options('u1'), profile.tab()).subscribe();
     expect(old.unsubscribed).toBe(true);
     expect(result.endpoint).toBe('https://push.example/1');
-  });
 
-  it('reuses a subscription made with the same key', async () => {
+    globalThis.indexedDB = new IDBFactory();
     const same = fakeSubscription('https://push.example/same', VAPID);
-    const browser = fakeBrowser({ existing: same, permission: 'granted' });
-    const result = await createPushClient(options('u-same'), browser.env).subscribe();
-    expect(browser.log).not.toContain('subscribe');
-    expect(result.endpoint).toBe('https://push.example/same');
+    const second = fakeProfile({ permission: 'granted', subscription: same });
+    expect((await createPushClient(options('u1'), second.tab()).subscribe()).endpoint).toBe('https://push.example/same');
   });
 
-  it('reads the state from the browser: default, denied, unsubscribed', async () => {
-    expect(await createPushClient(options('u-s1'), fakeBrowser().env).getState()).toBe('default');
-    expect(await createPushClient(options('u-s2'), fakeBrowser({ permission: 'denied' }).env).getState()).toBe('denied');
-    expect(await createPushClient(options('u-s3'), fakeBrowser({ permission: 'granted' }).env).getState()).toBe('unsubscribed');
+  it('hands off with a callback, or straight to the service with a client-safe key', async () => {
+    const profile = fakeProfile();
+    const seen: string[] = [];
+    const viaCallback = createPushClient(
+      options('u1', {
+        register: async (request) => {
+          seen.push(request.webPush.endpoint);
+          return { subscriberId: 'cb-s', deviceId: 'cb-d' };
+        },
+      }),
+      profile.tab(),
+    );
+    expect(await viaCallback.subscribe()).toMatchObject({ subscriberId: 'cb-s', deviceId: 'cb-d' });
+    expect(seen).toEqual(['https://push.example/1']);
+    expect(profile.posts).toHaveLength(0);
+
+    globalThis.indexedDB = new IDBFactory();
+    const direct = fakeProfile();
+    await createPushClient(options('u1', { register: { direct: { pushBaseUrl: 'https://push.example.com', clientKey: 'pk_1' } } }), direct.tab()).subscribe();
+    expect(direct.posts[0]?.url).toBe('https://push.example.com/v1/subscribers/register');
   });
 
-  it('is unsupported without service workers, and subscribe() rejects rather than throws', async () => {
-    const env = { ...fakeBrowser().env, serviceWorker: undefined };
-    const client = createPushClient(options('u-none'), env);
-    expect(await client.getState()).toBe('unsupported');
-    await expect(client.subscribe()).rejects.toMatchObject({ code: 'unsupported' });
+  it('is unsupported without service workers, needs-install on iOS outside the home screen; subscribe() rejects', async () => {
+    const plain = createPushClient(options('u1'), fakeProfile().tab({ serviceWorker: undefined }));
+    expect(await plain.getState()).toBe('unsupported');
+    await expect(plain.subscribe()).rejects.toMatchObject({ code: 'unsupported' });
+    const iphone = createPushClient(options('u1'), fakeProfile().tab({ pushManager: false, notification: undefined, ios: true }));
+    expect(await iphone.getState()).toBe('needs-install');
+    await expect(iphone.subscribe()).rejects.toMatchObject({ code: 'needs-install' });
+  });
+});
+
+describe('sync', () => {
+  it('does nothing when the registration is fresh and unchanged', async () => {
+    const profile = fakeProfile();
+    const client = createPushClient(options('u1'), profile.tab());
+    await client.subscribe();
+    profile.log.length = 0;
+    expect(await client.sync()).toBe('subscribed');
+    expect(profile.log).toEqual([]);
   });
 
+  it('registers again after 7 days', async () => {
+    const profile = fakeProfile();
+    const client = createPushClient(options('u1'), profile.tab());
+    await client.subscribe();
+    profile.clock.now += REREGISTER_AFTER_MS;
+    expect(await client.sync()).toBe('subscribed');
+    expect(profile.posts).toHaveLength(2);
+  });
+
+  it('resubscribes and re-registers when the VAPID key changed', async () => {
+    const profile = fakeProfile();
+    const unregistered: UnregisteredDevice[] = [];
+    await createPushClient(options('u1'), profile.tab()).subscribe();
+    const rotated = createPushClient(options('u1', { vapidPublicKey: OTHER_VAPID, onUnregister: (d) => void unregistered.push(d) }), profile.tab());
+    expect(await rotated.getState()).toBe('pending');
+    expect(await rotated.sync()).toBe('subscribed');
+    expect(profile.posts.map((p) => (p.body.webPush as { endpoint: string }).endpoint)).toEqual(['https://push.example/1', 'https://push.example/2']);
+    expect(unregistered).toMatchObject([{ endpoint: 'https://push.example/1', reason: 'key-changed' }]);
+  });
+
+  it('leaves pending after a failed hand-off, retries on the next sync and when back online, never twice at once', async () => {
+    const profile = fakeProfile();
+    profile.backendAnswers.push(0, 0); // network down twice
+    const client = createPushClient(options('u1'), profile.tab());
+    await expect(client.subscribe()).rejects.toMatchObject({ code: 'network' });
+    const [first, second] = await Promise.all([client.sync(), client.sync()]);
+    expect([first, second]).toEqual(['pending', 'pending']);
+    expect(profile.posts).toHaveLength(2); // subscribe's, and one sync's
+    expect(profile.onlineListeners.size).toBe(1);
+    for (const listener of profile.onlineListeners) listener();
+    await expect.poll(() => client.getState()).toBe('subscribed');
+    expect(profile.posts).toHaveLength(3);
+    expect(profile.onlineListeners.size).toBe(0);
+  });
+
+  it('forgets the registration and calls onUnregister when permission was revoked or the subscription vanished', async () => {
+    const profile = fakeProfile();
+    const unregistered: UnregisteredDevice[] = [];
+    const client = createPushClient(options('u1', { onUnregister: (d) => void unregistered.push(d) }), profile.tab());
+    await client.subscribe();
+    profile.subscription!.unsubscribed = true;
+    expect(await client.sync()).toBe('unsubscribed');
+    expect(unregistered).toMatchObject([{ endpoint: 'https://push.example/1', deviceId: 'd1', reason: 'subscription-lost' }]);
+    expect(await client.sync()).toBe('unsubscribed');
+    expect(unregistered).toHaveLength(1);
+
+    await client.subscribe();
+    profile.permission = 'denied';
+    expect(await client.sync()).toBe('denied');
+    expect(unregistered.map((d) => d.reason)).toEqual(['subscription-lost', 'permission-revoked']);
+  });
+
+  it('keeps the record when onUnregister fails, and calls it again on the next sync', async () => {
+    const profile = fakeProfile();
+    let calls = 0;
+    const client = createPushClient(
+      options('u1', {
+        onUnregister: () => {
+          calls++;
+          if (calls === 1) throw new Error('backend down');
+        },
+      }),
+      profile.tab(),
+    );
+    await client.subscribe();
+    profile.subscription!.unsubscribed = true;
+    await client.sync();
+    await client.sync();
+    await client.sync();
+    expect(calls).toBe(2);
+  });
+});
+
+describe('unsubscribe and setRecipient', () => {
+  it('unsubscribe() removes the subscription and tells the hook', async () => {
+    const profile = fakeProfile();
+    const unregistered: UnregisteredDevice[] = [];
+    const client = createPushClient(options('u1', { onUnregister: (d) => void unregistered.push(d) }), profile.tab());
+    await client.subscribe();
+    await client.unsubscribe();
+    expect(profile.subscription?.unsubscribed).toBe(true);
+    expect(unregistered).toMatchObject([{ reason: 'unsubscribed', recipientId: 'u1' }]);
+    expect(await client.getState()).toBe('unsubscribed');
+  });
+
+  it('setRecipient() gives the new user a fresh subscription, so the old endpoint is never theirs', async () => {
+    const profile = fakeProfile();
+    const unregistered: UnregisteredDevice[] = [];
+    const client = createPushClient(options('alice', { onUnregister: (d) => void unregistered.push(d) }), profile.tab());
+    await client.subscribe();
+    await client.setRecipient('bob');
+    expect(profile.posts.map((p) => [p.body.recipientId, (p.body.webPush as { endpoint: string }).endpoint])).toEqual([
+      ['alice', 'https://push.example/1'],
+      ['bob', 'https://push.example/2'],
+    ]);
+    expect(unregistered).toMatchObject([{ recipientId: 'alice', endpoint: 'https://push.example/1', reason: 'recipient-changed' }]);
+    expect(await client.getState()).toBe('subscribed');
+  });
+});
+
+describe('state across tabs', () => {
+  it('tells every tab of a change, without repeating a state', async () => {
+    const profile = fakeProfile();
+    const tab1 = createPushClient(options('u1'), profile.tab());
+    const tab2 = createPushClient(options('u1'), profile.tab());
+    const seen: PushState[] = [];
+    tab2.onStateChange((state) => seen.push(state));
+    await expect.poll(() => seen).toEqual(['default']);
+    await tab1.subscribe();
+    await expect.poll(() => seen.at(-1)).toBe('subscribed');
+    expect(seen).toEqual(['default', 'subscribing', 'subscribed']);
+    tab1.close();
+    tab2.close();
+  });
+});
+
+describe('soft prompt policy', () => {
+  it('backs off 3, 7 and 30 days after "not now", and never asks once decided', async () => {
+    const profile = fakeProfile();
+    const client = createPushClient(options('u1'), profile.tab());
+    const day = 24 * 60 * 60 * 1000;
+    expect(client.shouldAskPermission()).toBe(true);
+    for (const days of [3, 7, 30, 30]) {
+      client.notNow();
+      profile.clock.now += days * day - 1;
+      expect(client.shouldAskPermission()).toBe(false);
+      profile.clock.now += 1;
+      expect(client.shouldAskPermission()).toBe(true);
+    }
+    profile.permission = 'denied';
+    expect(client.shouldAskPermission()).toBe(false);
+  });
+});
+
+describe('options', () => {
   it('names every missing option', () => {
-    expect(() => createPushClient({ ...options(''), vapidPublicKey: '' }, fakeBrowser().env)).toThrow(/vapidPublicKey, recipientId/);
+    expect(() => createPushClient({ ...options(''), vapidPublicKey: '' }, fakeProfile().tab())).toThrow(/vapidPublicKey, recipientId/);
   });
 });

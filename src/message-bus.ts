@@ -1,0 +1,62 @@
+import type { BrowserEnv } from './browser-env.js';
+import { CHANNEL_NAME, isPushbridgeMessage, type PushbridgeMessage } from './common/messages.js';
+
+/** Listens to pushbridge's messages from the worker and other tabs, and posts to them. */
+export interface MessageBus {
+  /** Call `listener` for every message; returns a function that stops it. */
+  subscribe(listener: (message: PushbridgeMessage) => void): () => void;
+  /** Post to the worker and every other tab, and hand it to this page's own listeners. */
+  post(message: PushbridgeMessage): void;
+  /** Stop listening and close the channel. */
+  close(): void;
+}
+
+/**
+ * The page's end of the shared BroadcastChannel, plus messages the worker posts to this window
+ * directly. Opens nothing until the first listener or post.
+ *
+ * @example
+ * ```ts
+ * const bus = createMessageBus(browserEnv());
+ * const stop = bus.subscribe((message) => console.log(message.type));
+ * ```
+ */
+export function createMessageBus(env: Pick<BrowserEnv, 'openChannel' | 'serviceWorker'>): MessageBus {
+  const listeners = new Set<(message: PushbridgeMessage) => void>();
+  let channel: BroadcastChannel | undefined;
+  let opened = false;
+  const deliver = (event: MessageEvent<unknown>): void => {
+    if (!isPushbridgeMessage(event.data)) return;
+    for (const listener of [...listeners]) listener(event.data);
+  };
+
+  function open(): void {
+    if (opened) return;
+    opened = true;
+    channel = env.openChannel(CHANNEL_NAME);
+    channel?.addEventListener('message', deliver);
+    env.serviceWorker?.addEventListener('message', deliver);
+  }
+
+  return {
+    subscribe(listener) {
+      open();
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    post(message) {
+      open();
+      channel?.postMessage(message);
+      // A BroadcastChannel does not echo to its sender; this page hears its own news here.
+      for (const listener of [...listeners]) listener(message);
+    },
+    close() {
+      listeners.clear();
+      channel?.removeEventListener('message', deliver);
+      channel?.close();
+      env.serviceWorker?.removeEventListener('message', deliver);
+      channel = undefined;
+      opened = false;
+    },
+  };
+}
