@@ -1,62 +1,129 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { promises as fs } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { mkdirSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import type { PushEnvelope } from '../../src/common/envelope.ts';
-import { matchesKey } from './api-key.ts';
-import { deliverToDevice, type DeliveryAttempt } from './deliver.ts';
-import { openDeviceStore, type DeviceStore } from './device-store.ts';
-import { HttpError, readJsonObject, sendError, sendJson } from './http-json.ts';
-import { validateRegister, validateSend } from './validate.ts';
-import { loadVapidKeys, writeFileAtomic, type VapidKeys } from './vapid-keys.ts';
+import { systemClock, type Clock } from './clock.ts';
+import { openDatabase } from './database.ts';
+import { createDeliveryWorker } from './delivery-worker.ts';
+import { loadDevKeys } from './dev-keys.ts';
+import { createDeviceStore, type DeviceStore } from './device-store.ts';
+import { createEmulatorRoutes } from './emulator-routes.ts';
+import { HttpError, sendError } from './http-json.ts';
+import { createNotificationQueue, type DeliveryAttempt, type DeliveryOutcome, type NotificationStatus } from './notification-queue.ts';
+import { createOtpRoute } from './otp-route.ts';
+import { createOtpStore, type InboxMessage } from './otp-store.ts';
+import { createOtpWorker } from './otp-worker.ts';
+import { createPushRoutes } from './push-routes.ts';
+import { createRateLimiter } from './rate-limiter.ts';
+import { configFromKeys, parseServiceConfig, type ServiceConfig } from './service-config.ts';
+import { createSettingsStore } from './settings-store.ts';
+import { createTemplateStore } from './template-store.ts';
+import { createVapidSigner } from './vapid-signer.ts';
+import { loadVapidKeys } from './vapid-keys.ts';
+import { createWorkspaceKeys } from './workspace-keys.ts';
+
+/** How deliveries are sent and retried; defaults follow decisions.md. */
+export interface DeliveryOptions {
+  /** Tries per device, the first included; 5. */
+  maxTries?: number;
+  /** Delay before the first retry, before jitter; 1000 ms. */
+  retryBaseMs?: number;
+  /** Largest delay between tries, before Retry-After; 60 000 ms. */
+  retryMaxMs?: number;
+  /** Messages in flight at once; 64. */
+  concurrency?: number;
+  /** Bound of one request to a push service; 30 000 ms. */
+  timeoutMs?: number;
+  /** Jitter source; Math.random. */
+  random?: () => number;
+  /** What sends the HTTP requests; global fetch. */
+  fetch?: typeof fetch;
+}
 
 /** Options of {@link createService}. */
 export interface ServiceOptions {
-  /** Where devices and VAPID keys are kept. Created when absent. */
+  /** Where the database lives (`service.db`). Created when absent. */
   dataDir: string;
-  /** Port on 127.0.0.1; 0 picks a free one. */
+  /** Port on 127.0.0.1 of both interfaces (of Interface A alone with `pushPort`); 0 picks a free one. */
   port?: number;
-  /** Interface B server keys; by default `PUSH_API_KEY`, else a generated `sk_` key kept in the data dir. */
+  /** Gives Interface B its own port; 0 picks a free one. */
+  pushPort?: number;
+  /**
+   * The config file's content (decisions.md); it replaces the environment's keys. Checked with
+   * {@link parseServiceConfig}.
+   */
+  config?: unknown;
+  /** Server keys of the default workspace when there is no config; else `PUSH_API_KEY`, else a generated `sk_` key. */
   serverKeys?: string[];
-  /** VAPID subject; `mailto:dev@example.com` by default. */
+  /** Where `OTP_API_KEY`, `PUSH_API_KEY`, `PUSH_CLIENT_KEY`, `PUSH_ALLOWED_ORIGINS` are read; process.env. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** VAPID subject; the config's, else `mailto:dev@example.com`. */
   vapidSubject?: string;
-  /** One line per request; silent by default. */
+  /** Time for limits, intervals and retries; the system clock. */
+  clock?: Clock;
+  delivery?: DeliveryOptions;
+  /** One line per request (method, path, status, time); silent by default. */
   log?: (line: string) => void;
 }
 
 /** A running local service. */
 export interface Service {
-  /** `{base_url}` and `{push_base_url}`: both interfaces on one address. */
+  /** Interface B's address, `{push_base_url}` (also Interface A's unless `pushPort` was given). */
   url: string;
+  /** Interface A's address, `{base_url}`. */
+  otpUrl: string;
+  /** Interface B's address, `{push_base_url}`. */
+  pushUrl: string;
   vapidPublicKey: string;
-  /** The server keys in force (the generated dev key among them). */
+  /** Interface B server keys in force (the generated dev key among them), first workspace first. */
   serverKeys: string[];
-  /** Delivery attempts, newest last; for tests and the emulator. */
-  attempts: DeliveryAttempt[];
+  /** Interface A keys in force. */
+  otpKeys: string[];
+  /** The keys this start generated or reused from the data dir, when no config or environment gave them. */
+  generatedKeys: { otp?: string; push?: string };
+  /** The configuration in force. */
+  config: ServiceConfig;
   store: DeviceStore;
-  /** Stop accepting, let queued deliveries finish, close. */
+  /** Every delivery attempt, oldest first. */
+  readonly attempts: DeliveryAttempt[];
+  /** A notification's state and per-device attempts. */
+  notification(notificationId: string): NotificationStatus | undefined;
+  /** The emulated messaging-app inbox of an E.164 number, newest first. */
+  otpInbox(number: string): InboxMessage[];
+  /** Called after each batch of delivery outcomes is committed. */
+  onDeliveryRecorded(listener: (outcomes: readonly DeliveryOutcome[]) => void): () => void;
+  /** Stop accepting, finish in-flight requests and deliveries, close the database. */
   close(): Promise<void>;
 }
 
-const TTL_SECONDS = 4 * 7 * 24 * 3600;
+type Surface = 'both' | 'otp' | 'push';
 
-async function loadDevKey(dataDir: string): Promise<string> {
-  const file = path.join(dataDir, 'dev-keys.json');
-  try {
-    const stored = JSON.parse(await fs.readFile(file, 'utf8')) as { pushServerKey?: unknown };
-    if (typeof stored.pushServerKey === 'string') return stored.pushServerKey;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  const key = `sk_dev_${randomBytes(18).toString('base64url')}`;
-  await writeFileAtomic(file, JSON.stringify({ pushServerKey: key }), 0o600);
-  return key;
+function listen(server: Server, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+  });
+}
+
+function resolveConfig(options: ServiceOptions, devKeys: () => { otpKey: string; pushServerKey: string }): { config: ServiceConfig; generated: Service['generatedKeys'] } {
+  if (options.config !== undefined) return { config: parseServiceConfig(options.config), generated: {} };
+  const env = options.env ?? process.env;
+  const given = (name: string): string | undefined => (env[name] && env[name].length > 0 ? env[name] : undefined);
+  const generated: Service['generatedKeys'] = {};
+  const otpKey = given('OTP_API_KEY') ?? (generated.otp = devKeys().otpKey);
+  const pushServerKeys = options.serverKeys ?? [given('PUSH_API_KEY') ?? (generated.push = devKeys().pushServerKey)];
+  const config = configFromKeys({
+    otpKey,
+    pushServerKeys,
+    pushClientKey: given('PUSH_CLIENT_KEY'),
+    allowedOrigins: (given('PUSH_ALLOWED_ORIGINS') ?? '').split(',').map((origin) => origin.trim()).filter((origin) => origin.length > 0),
+  });
+  return { config, generated };
 }
 
 /**
- * Start the local stand-in for the hosted service: Interface B's register and send, with real
- * Web Push delivery. Listens on 127.0.0.1 only.
+ * Start the local stand-in for the hosted service: Interface A (OTP) and Interface B
+ * (notifications) with real Web Push delivery, state and queues in SQLite. Listens on
+ * 127.0.0.1 only. Everything it answers 202 for is committed before the answer.
  *
  * @example
  * ```ts
@@ -65,116 +132,159 @@ async function loadDevKey(dataDir: string): Promise<string> {
  * ```
  */
 export async function createService(options: ServiceOptions): Promise<Service> {
-  await fs.mkdir(options.dataDir, { recursive: true });
-  const vapid: VapidKeys = await loadVapidKeys(options.dataDir);
-  const store = await openDeviceStore(options.dataDir);
-  const envKey = process.env.PUSH_API_KEY;
-  const serverKeys = options.serverKeys ?? [envKey && envKey.length > 0 ? envKey : await loadDevKey(options.dataDir)];
-  const subject = options.vapidSubject ?? 'mailto:dev@example.com';
-  const attempts: DeliveryAttempt[] = [];
-  const inFlight = new Set<Promise<void>>();
+  mkdirSync(options.dataDir, { recursive: true });
+  const clock = options.clock ?? systemClock();
+  const database = openDatabase(options.dataDir);
+  const settings = createSettingsStore(database);
+  let devKeys: ReturnType<typeof loadDevKeys> | undefined;
+  const { config, generated } = resolveConfig(options, () => (devKeys ??= loadDevKeys(settings, options.dataDir)));
+  const subject = options.vapidSubject ?? config.vapid.subject;
+  const vapid = loadVapidKeys(settings, options.dataDir);
+  const store = createDeviceStore(database, clock);
+  const templates = createTemplateStore(database);
+  for (const workspace of config.push.workspaces) for (const template of workspace.templates) templates.put(workspace.id, template);
+  const queue = createNotificationQueue(database, clock);
+  const otpStore = createOtpStore(database, clock);
+  const limiter = createRateLimiter(database, clock);
+  const listeners = new Set<(outcomes: readonly DeliveryOutcome[]) => void>();
+  const delivery = options.delivery ?? {};
+  const worker = createDeliveryWorker({
+    queue,
+    signer: createVapidSigner(vapid, subject, clock),
+    clock,
+    maxTries: delivery.maxTries ?? 5,
+    backoff: { baseMs: delivery.retryBaseMs ?? 1000, maxMs: delivery.retryMaxMs ?? 60_000, random: delivery.random ?? Math.random },
+    concurrency: delivery.concurrency ?? 64,
+    timeoutMs: delivery.timeoutMs ?? 30_000,
+    send: delivery.fetch ?? fetch,
+    onRecorded: (outcomes) => {
+      for (const listener of listeners) listener(outcomes);
+    },
+  });
+  const otpWorker = createOtpWorker(otpStore);
+  const otpRoute = createOtpRoute({
+    keys: config.otp.keys,
+    routeLimitPerMinute: config.otp.routeLimitPerMinute,
+    limiter,
+    store: otpStore,
+    onAccepted: () => otpWorker.kick(),
+  });
+  const push = createPushRoutes({
+    keys: createWorkspaceKeys(config.push.workspaces),
+    anonymousRateLimitPerMinute: config.push.rateLimitPerMinute,
+    limiter,
+    devices: store,
+    templates,
+    queue,
+    ttlSeconds: config.push.ttlSeconds,
+    onQueued: () => worker.kick(),
+  });
+  const emulator = createEmulatorRoutes({ vapidPublicKey: vapid.publicKey, otp: otpStore, queue, templates, push });
   const log = options.log ?? (() => {});
 
-  function requireServerKey(request: IncomingMessage): void {
-    if (!matchesKey(request.headers['x-api-key'], serverKeys)) throw new HttpError(401, 'invalid_api_key', 'Invalid API key.');
-  }
-
-  function queueDelivery(recipientId: string, envelope: PushEnvelope): void {
-    // Delivery runs after the 202 is sent, like the hosted service's queue.
-    const work = (async () => {
-      const context = { store, vapid, subject, ttlSeconds: TTL_SECONDS };
-      const results = await Promise.all(store.devicesOf(recipientId).map((device) => deliverToDevice(context, device, envelope)));
-      attempts.push(...results);
-    })();
-    inFlight.add(work);
-    void work.finally(() => inFlight.delete(work));
-  }
-
-  async function route(request: IncomingMessage, response: ServerResponse, pathname: string): Promise<void> {
-    if (pathname === '/v1/subscribers/register') {
-      if (request.method !== 'POST') throw new HttpError(405, 'method_not_allowed', 'Use POST.');
-      requireServerKey(request);
-      const input = validateRegister(await readJsonObject(request, 'validation_error'));
-      const outcome = await store.register({
-        recipientId: input.recipientId,
-        endpoint: input.endpoint,
-        p256dh: input.p256dh,
-        auth: input.auth,
-        metadata: input.metadata,
-      });
-      if (outcome.kind === 'conflict') {
-        throw new HttpError(409, 'subscription_conflict', 'The subscription is registered to another recipient.');
+  async function route(request: IncomingMessage, response: ServerResponse, surface: Surface): Promise<void> {
+    const url = new URL(request.url ?? '/', 'http://local');
+    const method = request.method;
+    const only = (allowed: string): void => {
+      if (method !== allowed) throw new HttpError(405, 'method_not_allowed', `Use ${allowed}.`);
+    };
+    if (url.pathname === '/api/send-otp' && surface !== 'push') {
+      only('POST');
+      await otpRoute(request, response);
+    } else if (url.pathname === '/v1/subscribers/register' && surface !== 'otp') {
+      if (method === 'OPTIONS') push.registerPreflight(request, response);
+      else {
+        only('POST');
+        await push.register(request, response);
       }
-      const created = outcome.kind === 'created';
-      sendJson(response, created ? 201 : 200, {
-        subscriberId: outcome.subscriberId,
-        deviceId: outcome.deviceId,
-        message: created ? 'registered' : 'updated',
-      });
-      return;
+    } else if (url.pathname === '/v1/send' && surface !== 'otp') {
+      only('POST');
+      await push.send(request, response);
+    } else if (!(await emulator.handle(request, response, url))) {
+      throw new HttpError(404, 'not_found', 'No such route.');
     }
-    if (pathname === '/v1/send') {
-      if (request.method !== 'POST') throw new HttpError(405, 'method_not_allowed', 'Use POST.');
-      requireServerKey(request);
-      const input = validateSend(await readJsonObject(request, 'validation_error'));
-      if (input.templateId !== undefined) throw new HttpError(404, 'template_not_found', 'Template not found.');
-      if (!store.hasRecipient(input.recipientId)) throw new HttpError(404, 'recipient_not_found', 'Recipient not found.');
-      const notificationId = randomUUID();
-      const envelope: PushEnvelope = {
-        pushbridge: 1,
-        notificationId,
-        channel: input.channel,
-        title: input.title ?? '',
-        body: input.body ?? '',
-        data: input.data,
-      };
-      if (input.androidChannelId !== undefined || input.androidSound !== undefined) {
-        envelope.android = {
-          ...(input.androidChannelId === undefined ? {} : { channelId: input.androidChannelId }),
-          ...(input.androidSound === undefined ? {} : { sound: input.androidSound }),
-        };
-      }
-      queueDelivery(input.recipientId, envelope);
-      sendJson(response, 202, { notificationId, status: 'queued' });
-      return;
-    }
-    if (pathname === '/_emulator/vapid-public-key') {
-      if (request.method !== 'GET') throw new HttpError(405, 'method_not_allowed', 'Use GET.');
-      sendJson(response, 200, { publicKey: vapid.publicKey });
-      return;
-    }
-    throw new HttpError(404, 'not_found', 'No such route.');
   }
 
-  const server = createServer((request, response) => {
-    const started = performance.now();
-    const pathname = new URL(request.url ?? '/', 'http://local').pathname;
-    response.on('finish', () => {
-      log(`${request.method} ${pathname} ${response.statusCode} ${(performance.now() - started).toFixed(1)}ms`);
-    });
-    route(request, response, pathname).catch((error: unknown) => {
-      if (!response.headersSent) sendError(response, error);
-      else response.destroy();
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  function handler(surface: Surface) {
+    return (request: IncomingMessage, response: ServerResponse): void => {
+      const started = performance.now();
+      // The path only: query strings may hold a phone number.
+      let pathname = '/';
+      try {
+        pathname = new URL(request.url ?? '/', 'http://local').pathname;
+      } catch {
+        pathname = '(unreadable)';
+      }
+      response.on('finish', () => log(`${request.method} ${pathname} ${response.statusCode} ${(performance.now() - started).toFixed(1)}ms`));
+      route(request, response, surface).catch((error: unknown) => {
+        if (response.headersSent) response.destroy();
+        else sendError(response, error);
+      });
+    };
+  }
+
+  const servers: Server[] = [];
+  let otpPort: number;
+  let pushPort: number;
+  try {
+    if (options.pushPort === undefined) {
+      servers.push(createServer(handler('both')));
+      otpPort = pushPort = await listen(servers[0] as Server, options.port ?? 0);
+    } else {
+      servers.push(createServer(handler('otp')), createServer(handler('push')));
+      otpPort = await listen(servers[0] as Server, options.port ?? 0);
+      pushPort = await listen(servers[1] as Server, options.pushPort);
+    }
+  } catch (error) {
+    for (const server of servers) server.close();
+    await worker.close();
+    otpWorker.close();
+    database.close();
+    throw error;
+  }
+  const pushUrl = `http://127.0.0.1:${pushPort}`;
+  let closing: Promise<void> | undefined;
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: pushUrl,
+    otpUrl: `http://127.0.0.1:${otpPort}`,
+    pushUrl,
     vapidPublicKey: vapid.publicKey,
-    serverKeys,
-    attempts,
+    serverKeys: config.push.workspaces.flatMap((workspace) => workspace.serverKeys),
+    otpKeys: config.otp.keys.map((key) => key.key),
+    generatedKeys: generated,
+    config,
     store,
-    async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
-      await Promise.allSettled([...inFlight]);
+    get attempts() {
+      return closing ? [] : queue.attempts();
+    },
+    notification: (notificationId) => queue.status(notificationId),
+    otpInbox: (number) => otpStore.inbox(number),
+    onDeliveryRecorded(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    close() {
+      closing ??= (async () => {
+        await Promise.all(
+          servers.map(
+            (server) =>
+              new Promise<void>((resolve) => {
+                // A client that keeps a request open does not hold shutdown for ever.
+                const force = setTimeout(() => server.closeAllConnections(), 5000);
+                server.close(() => {
+                  clearTimeout(force);
+                  resolve();
+                });
+                server.closeIdleConnections();
+              }),
+          ),
+        );
+        otpWorker.close();
+        await worker.close();
+        database.close();
+      })();
+      return closing;
     },
   };
 }

@@ -1,52 +1,52 @@
 import webpush from 'web-push';
-import type { PushEnvelope } from '../../src/common/envelope.ts';
-import type { Device, DeviceStore } from './device-store.ts';
-import type { VapidKeys } from './vapid-keys.ts';
+import { parseRetryAfter } from './backoff.ts';
 
-/** What delivery needs besides the message. */
-export interface DeliveryContext {
-  store: DeviceStore;
-  vapid: VapidKeys;
-  /** VAPID `sub` claim: a mailto: or https: URL of the sender. */
-  subject: string;
-  /** Seconds the push service keeps an undelivered message. */
+/** One Web Push message to one device. */
+export interface PushMessage {
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  /** The envelope's JSON. */
+  payload: string;
   ttlSeconds: number;
+  /** The VAPID Authorization header. */
+  authorization: string;
 }
 
-/** The result of one attempt to one device. */
-export interface DeliveryAttempt {
-  deviceId: string;
+/** What the push service answered. */
+export interface PushResult {
+  /** HTTP status; null when no answer came (network error, timeout). */
   status: number | null;
   error: string | null;
+  retryAfterSeconds: number | null;
 }
 
 /**
- * Encrypt the envelope for one device (RFC 8291 aes128gcm), sign VAPID (RFC 8292) and POST it
- * to the device's push service. web-push builds the request; it is sent with fetch because
- * web-push's own sender only speaks https, and tests run push services on http loopback.
- * A 404 or 410 removes the device: the subscription is gone for good.
+ * Encrypt the payload for one device (RFC 8291 aes128gcm) and POST it to the device's push
+ * service. web-push builds the request; it is sent with fetch because web-push's own sender
+ * only speaks https, and tests run push services on http loopback. Never throws.
  */
-export async function deliverToDevice(context: DeliveryContext, device: Device, envelope: PushEnvelope): Promise<DeliveryAttempt> {
-  const request = webpush.generateRequestDetails(
-    { endpoint: device.endpoint, keys: { p256dh: device.p256dh, auth: device.auth } },
-    JSON.stringify(envelope),
-    {
-      vapidDetails: { subject: context.subject, publicKey: context.vapid.publicKey, privateKey: context.vapid.privateKey },
-      TTL: context.ttlSeconds,
-      contentEncoding: 'aes128gcm',
-    },
-  );
+export async function sendPush(message: PushMessage, send: typeof fetch, timeoutMs: number, now: () => number): Promise<PushResult> {
   try {
-    const response = await fetch(request.endpoint, {
+    const request = webpush.generateRequestDetails({ endpoint: message.endpoint, keys: { p256dh: message.p256dh, auth: message.auth } }, message.payload, {
+      TTL: message.ttlSeconds,
+      contentEncoding: 'aes128gcm',
+      headers: { Authorization: message.authorization },
+    });
+    const response = await send(request.endpoint, {
       method: request.method,
       headers: request.headers as Record<string, string>,
       body: request.body ? new Uint8Array(request.body) : null,
-      signal: AbortSignal.timeout(30_000),
+      signal: AbortSignal.timeout(timeoutMs),
     });
-    await response.arrayBuffer();
-    if (response.status === 404 || response.status === 410) await context.store.remove(device.deviceId);
-    return { deviceId: device.deviceId, status: response.status, error: response.ok ? null : `push service answered ${response.status}` };
+    await response.arrayBuffer().catch(() => undefined);
+    return {
+      status: response.status,
+      error: response.ok ? null : `push service answered ${response.status}`,
+      retryAfterSeconds: parseRetryAfter(response.headers.get('retry-after'), now()),
+    };
   } catch (error) {
-    return { deviceId: device.deviceId, status: null, error: error instanceof Error ? error.message : String(error) };
+    const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
+    return { status: null, error: `${error instanceof Error ? error.message : String(error)}${cause}`, retryAfterSeconds: null };
   }
 }

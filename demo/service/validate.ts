@@ -27,7 +27,10 @@ export interface SendInput {
   androidSound: string | undefined;
 }
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+const isLoopback = (host: string): boolean => host === 'localhost' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
+
+/** A body's own field: `__proto__` and friends from the prototype never count. */
+const own = (body: Record<string, unknown>, field: string): unknown => (Object.hasOwn(body, field) ? body[field] : undefined);
 
 function base64UrlLength(value: unknown): number | null {
   if (typeof value !== 'string' || !/^[A-Za-z0-9_-]+={0,2}$/.test(value)) return null;
@@ -45,7 +48,7 @@ function fail(problems: FieldProblem[]): never {
  */
 export function validateRegister(body: Record<string, unknown>): RegisterInput {
   const problems: FieldProblem[] = [];
-  const { recipientId, platform, deviceTransport, webPush, metadata } = body;
+  const [recipientId, platform, deviceTransport, webPush, metadata] = ['recipientId', 'platform', 'deviceTransport', 'webPush', 'metadata'].map((field) => own(body, field));
   if (typeof recipientId !== 'string' || recipientId.length < 1 || recipientId.length > 256) {
     problems.push({ field: 'recipientId', problem: 'must be a string of 1 to 256 characters' });
   }
@@ -53,19 +56,20 @@ export function validateRegister(body: Record<string, unknown>): RegisterInput {
   if (deviceTransport !== 'web_push') problems.push({ field: 'deviceTransport', problem: 'must be "web_push"' });
   const push = typeof webPush === 'object' && webPush !== null && !Array.isArray(webPush) ? (webPush as Record<string, unknown>) : null;
   if (!push) problems.push({ field: 'webPush', problem: 'must be an object' });
-  const endpoint = push?.endpoint;
-  const keys = push && typeof push.keys === 'object' && push.keys !== null ? (push.keys as Record<string, unknown>) : null;
+  const endpoint = push ? own(push, 'endpoint') : undefined;
+  const keysValue = push ? own(push, 'keys') : undefined;
+  const keys = typeof keysValue === 'object' && keysValue !== null && !Array.isArray(keysValue) ? (keysValue as Record<string, unknown>) : null;
   if (push) {
     if (!validEndpoint(endpoint)) {
       problems.push({ field: 'webPush.endpoint', problem: 'must be an absolute https URL (http only to loopback hosts)' });
     }
     if (!keys) problems.push({ field: 'webPush.keys', problem: 'must be an object' });
     else {
-      const p256dh = base64UrlLength(keys.p256dh);
+      const p256dh = base64UrlLength(own(keys, 'p256dh'));
       if (p256dh !== 65 || Buffer.from(String(keys.p256dh), 'base64url')[0] !== 4) {
         problems.push({ field: 'webPush.keys.p256dh', problem: 'must be base64url of a 65-byte uncompressed P-256 point' });
       }
-      if (base64UrlLength(keys.auth) !== 16) problems.push({ field: 'webPush.keys.auth', problem: 'must be base64url of 16 bytes' });
+      if (base64UrlLength(own(keys, 'auth')) !== 16) problems.push({ field: 'webPush.keys.auth', problem: 'must be base64url of 16 bytes' });
     }
   }
   const meta = validateMetadata(metadata, problems);
@@ -87,7 +91,7 @@ function validEndpoint(value: unknown): value is string {
   } catch {
     return false;
   }
-  return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname));
+  return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url.hostname));
 }
 
 function validateMetadata(value: unknown, problems: FieldProblem[]): Record<string, string | number | boolean> {
@@ -115,12 +119,14 @@ function validateMetadata(value: unknown, problems: FieldProblem[]): Record<stri
 export function validateSend(body: Record<string, unknown>): SendInput {
   const problems: FieldProblem[] = [];
   const optionalString = (field: string): string | undefined => {
-    const value = body[field];
+    const value = own(body, field);
     if (value === undefined) return undefined;
     if (typeof value !== 'string') problems.push({ field, problem: 'must be a string' });
     return typeof value === 'string' ? value : undefined;
   };
-  const { recipientId, channel = 'push', data } = body;
+  const recipientId = own(body, 'recipientId');
+  const channel = own(body, 'channel') ?? 'push';
+  const data = own(body, 'data');
   if (typeof recipientId !== 'string' || recipientId.length < 1 || recipientId.length > 256) {
     problems.push({ field: 'recipientId', problem: 'must be a string of 1 to 256 characters' });
   }
