@@ -1,7 +1,9 @@
 // The ready-made worker, built as the classic script `pushbridge-sw.js` for apps that have no
-// worker of their own. Unlike the module, it may take control at once: it is the only worker.
+// worker of their own (or add it with importScripts). Unlike the module, it takes control at
+// once: it expects to be the app's worker. Configured by its URL's query (see optionsFromUrl).
 import { clientsClaim } from 'workbox-core';
 import { installPushHandlers } from './install-push-handlers.js';
+import { optionsFromUrl } from './options-from-url.js';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -9,4 +11,4 @@ self.addEventListener('install', () => {
   void self.skipWaiting();
 });
 clientsClaim();
-installPushHandlers(self);
+installPushHandlers(self, optionsFromUrl(self.location.href));

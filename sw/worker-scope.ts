@@ -1,8 +1,4 @@
-/** The worker global a handler acts on; {@link installPushHandlers} passes the `self` it was given. */
-export interface ScopeOption {
-  /** Defaults to the worker's `self`. Tests pass a fake. */
-  scope?: ServiceWorkerGlobalScope;
-}
+import type { WorkerOptions } from './worker-options.js';
 
 /**
  * The scope from the options, else the worker's global.
@@ -12,6 +8,6 @@ export interface ScopeOption {
  * const { registration, clients } = workerScope(options);
  * ```
  */
-export function workerScope(options: ScopeOption): ServiceWorkerGlobalScope {
+export function workerScope(options: WorkerOptions): ServiceWorkerGlobalScope {
   return options.scope ?? (globalThis as unknown as ServiceWorkerGlobalScope);
 }
