@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import sirv from 'sirv';
 import type { RegisterRequest } from '../../src/common/register-request.ts';
 import { HttpError, readJsonObject, sendError, sendJson } from '../service/http-json.ts';
-import { createNotificationClient, type SendNotificationRequest } from './notification-client.ts';
-import { ServiceError } from './service-error.ts';
+import { createNotificationClient, type SendNotificationRequest } from '../clients/notification-client.ts';
+import { ServiceError } from '../clients/service-error.ts';
 
 /** Options of {@link createBackend}. */
 export interface BackendOptions {
