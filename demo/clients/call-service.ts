@@ -86,7 +86,7 @@ export async function callService(options: CallOptions, request: CallRequest): P
         method: 'POST',
         headers: { 'content-type': 'application/json', ...request.headers },
         body: JSON.stringify(request.body),
-        signal: AbortSignal.timeout(remaining),
+        signal: AbortSignal.timeout(Math.ceil(remaining)),
       });
       const json = (await response.json().catch(() => ({}))) as Record<string, unknown>;
       if (response.ok) return { status: response.status, json: typeof json === 'object' && json !== null ? json : {} };
@@ -101,7 +101,7 @@ export async function callService(options: CallOptions, request: CallRequest): P
       if (!request.idempotent && !neverSent(error)) throw failure;
     }
     const exponential = baseMs * 2 ** (attempt - 1);
-    const wait = Math.max(exponential / 2 + (exponential / 2) * random(), (failure.retryAfter ?? 0) * 1000);
+    const wait = Math.round(Math.max(exponential / 2 + (exponential / 2) * random(), (failure.retryAfter ?? 0) * 1000));
     if (now() + wait >= deadline) throw failure;
     await sleep(wait);
   }
