@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { BrowserContext, Page } from '@playwright/test';
+import webpush from 'web-push';
 import { openCdpPush, type CdpPush } from '../support/cdp-push.ts';
 import type { FakeNotificationDaemon } from '../support/fake-notification-daemon.ts';
 import type { WorkerApp } from './worker-app/worker-app-server.ts';
@@ -132,4 +133,151 @@ test('an action button goes to its own URL and reports its action', async ({ chr
   await opened.waitForURL(`${workerApp.url}/track/12`);
   const clicked = await opened.evaluate(() => window.app.outbox());
   expect(clicked.filter((e) => e.type === 'clicked')).toEqual([expect.objectContaining({ notificationId: message.notificationId, action: 'track' })]);
+});
+
+test('events: dismissed on close; all events reach reportUrl once it is back, across a worker stop', async ({ chromiumContext, workerApp, notificationDaemon }) => {
+  workerApp.setReportUp(false);
+  const setup = await setUp(chromiumContext, workerApp, '?reportUrl=/api/events&clickAckTimeoutMs=100');
+  const first = await pushShown(setup, notificationDaemon, { data: { url: '/' } });
+  const second = await pushShown(setup, notificationDaemon);
+  notificationDaemon.dismiss(second.desktop.id);
+  const dismissed = await setup.page.evaluate(() => window.app.next({ type: 'event' }).then(() => window.app.count({ type: 'event' }, 3)));
+  expect(dismissed).toBe(3);
+  notificationDaemon.click(first.desktop.id);
+  await setup.page.evaluate(() => window.app.count({ type: 'event' }, 4));
+  const events = await setup.page.evaluate(() => window.app.messages.flatMap((m) => (m.type === 'event' ? [`${m.event.type} ${m.event.notificationId}`] : [])));
+  const [a, b] = [first.message.notificationId, second.message.notificationId];
+  expect(events).toEqual([`delivered ${a}`, `delivered ${b}`, `dismissed ${b}`, `clicked ${a}`]);
+  // Every report so far failed; the events wait in the outbox, also across a worker stop.
+  expect(workerApp.reported).toEqual([]);
+  expect(workerApp.reportAttempts.every((status) => status === 503)).toBe(true);
+  await setup.push.cdp.send('ServiceWorker.stopAllWorkers');
+  expect((await setup.page.evaluate(() => window.app.outbox())).map((e) => e.type)).toEqual(['delivered', 'delivered', 'dismissed', 'clicked']);
+
+  workerApp.setReportUp(true);
+  const third = await pushShown(setup, notificationDaemon);
+  const reported = await workerApp.waitForReport((all) => all.length >= 5);
+  expect(reported.map((e) => `${e.type} ${e.notificationId}`)).toEqual([...events, `delivered ${third.message.notificationId}`]);
+  expect(await setup.page.evaluate(() => window.app.outbox())).toEqual([]);
+});
+
+test('in_app with a visible window: no system notification, stored in the inbox and posted to the window', async ({ chromiumContext, workerApp, notificationDaemon }) => {
+  const setup = await setUp(chromiumContext, workerApp);
+  const message = envelope({ channel: 'in_app', title: `In-app ${randomUUID()}`, data: { url: '/inbox' } });
+  await setup.push.send(message);
+  const told = await setup.page.evaluate((id) => window.app.next({ type: 'notification', notificationId: id }), message.notificationId);
+  expect(told).toMatchObject({ channel: 'in_app', shown: false });
+  expect(await setup.page.evaluate(() => window.app.next({ type: 'inbox' }))).toMatchObject({ item: { notificationId: message.notificationId, title: message.title } });
+  expect(await setup.page.evaluate(() => window.app.inbox())).toEqual([
+    { notificationId: message.notificationId, title: message.title, body: 'Body', data: { url: '/inbox' }, receivedAt: expect.any(Number), readAt: null },
+  ]);
+  // A push shown afterwards proves the worker is done with the first one; only it reached the desktop.
+  await pushShown(setup, notificationDaemon);
+  expect(await setup.page.evaluate(() => window.app.notifications())).toHaveLength(1);
+  expect(notificationDaemon.notifications.filter((n) => n.summary === message.title)).toEqual([]);
+});
+
+test('in_app with no window of the app: a system notification, and the item in the inbox', async ({ chromiumContext, workerApp, notificationDaemon }) => {
+  const setup = await setUp(chromiumContext, workerApp);
+  const holder = await chromiumContext.newPage();
+  const push = await openCdpPush(chromiumContext, holder, `${workerApp.url}/`);
+  await setup.page.close();
+  const message = envelope({ channel: 'in_app', title: `In-app ${randomUUID()}` });
+  await push.send(message);
+  await notificationDaemon.waitFor(message.title);
+  const page = await chromiumContext.newPage();
+  await openApp(page, workerApp);
+  expect((await page.evaluate(() => window.app.inbox())).map((item) => item.notificationId)).toEqual([message.notificationId]);
+});
+
+test('hostile data.url values never take a click off the origin', async ({ chromiumContext, workerApp, notificationDaemon }) => {
+  const setup = await setUp(chromiumContext, workerApp, '?clickAckTimeoutMs=100', '/somewhere');
+  const hostile = ['javascript:alert(1)', 'data:text/html,<h1>x</h1>', 'https://evil.example/phish', '//evil.example/x', 'http://localhost:1/', 'blob:https://evil.example/1', '\\\\evil.example\\x'];
+  for (const url of hostile) {
+    const { desktop } = await pushShown(setup, notificationDaemon, { data: { url } });
+    notificationDaemon.click(desktop.id);
+    const click = await setup.page.evaluate(() => window.app.next({ type: 'click' }));
+    expect(click).toMatchObject({ url: `${workerApp.url}/`, data: { url } });
+    await setup.page.waitForURL(`${workerApp.url}/`);
+    await openApp(setup.page, workerApp, '/somewhere');
+  }
+  const urls = chromiumContext.pages().map((p) => p.url()).filter((url) => url !== 'about:blank');
+  expect(urls).toEqual([`${workerApp.url}/somewhere`]);
+});
+
+test('500 malformed payloads over CDP: exactly one notification each, no uncaught error', async ({ chromiumContext, workerApp, notificationDaemon }) => {
+  test.setTimeout(180_000);
+  const setup = await setUp(chromiumContext, workerApp, '?fallbackTitle=Fallback');
+  const before = notificationDaemon.notifications.length;
+  const payloads: string[] = [];
+  const shapes: ((i: number) => string)[] = [
+    () => '',
+    (i) => `not json ${i}`,
+    (i) => `{"pushbridge":1,"title":${i}`,
+    () => 'null',
+    (i) => String(i),
+    (i) => JSON.stringify([i, 'x']),
+    (i) => JSON.stringify({ pushbridge: 1, notificationId: i, title: { t: i }, body: [i], data: 'x', actions: 'x' }),
+    (i) => JSON.stringify({ pushbridge: 1, notificationId: `m${i}`, title: `Renotify ${i}`, body: '', renotify: true, tag: 7 }),
+    (i) => JSON.stringify({ pushbridge: 1, notificationId: `a${i}`, title: `Actions ${i}`, body: '', actions: Array.from({ length: 9 }, (_, n) => ({ action: `a${n}`, title: `A${n}` })) }),
+    (i) => JSON.stringify({ pushbridge: 1, notificationId: `b${i}`, title: `Big ${i}`, body: 'x'.repeat(6000) }),
+    (i) => JSON.stringify({ pushbridge: 1, notificationId: `i${i}`, title: `Icon ${i}`, body: '', icon: 'http://[::1', image: 'javascript:x', badge: '' }),
+    (i) => JSON.stringify({ title: `Flat ${i}`, body: 'flat', url: 'javascript:alert(1)' }),
+    (i) => `\u0000\uFFFF${'\u{1F600}'.repeat(i % 40)}`,
+    (i) => JSON.stringify({ pushbridge: 1, notificationId: `c${i}`, channel: 42, title: `Channel ${i}`, body: '', data: { url: 5 } }),
+  ];
+  for (let i = 0; i < 500; i++) payloads.push(shapes[i % shapes.length]!(i));
+  for (const payload of payloads) await setup.push.send(payload);
+  expect(await setup.page.evaluate(() => window.app.count({ type: 'notification' }, 500))).toBe(500);
+  // Each push reached the desktop exactly once (Chromium calls the daemon once per notification shown).
+  expect(notificationDaemon.notifications.length - before).toBe(500);
+  expect(await setup.page.evaluate(() => window.app.probes.filter((p) => p.type === 'error'))).toEqual([]);
+});
+
+test('pushsubscriptionchange (synthetic in Chromium): resubscribes with the stored key and hands off again', async ({ chromiumContext, workerApp }) => {
+  const setup = await setUp(chromiumContext, workerApp);
+  const vapid = webpush.generateVAPIDKeys();
+  const old = await setup.page.evaluate((key) => window.app.subscribe(key), vapid.publicKey);
+  await setup.page.evaluate(
+    (key) => window.app.storeConfig({ vapidPublicKey: key, recipientId: 'user-7', metadata: { plan: 'pro' }, handoff: { kind: 'url', url: '/api/register', headers: {}, credentials: 'same-origin' } }),
+    vapid.publicKey,
+  );
+  const [worker] = chromiumContext.serviceWorkers().filter((w) => w.url().startsWith(workerApp.url));
+  if (!worker) throw new Error('no service worker');
+  // What the push service does: the subscription is gone. Chromium never fires the event itself.
+  await worker.evaluate(async () => {
+    const scope = self as unknown as { registration: ServiceWorkerRegistration; dispatchEvent(e: Event): boolean };
+    const subscription = await scope.registration.pushManager.getSubscription();
+    await subscription?.unsubscribe();
+    const event = new Event('pushsubscriptionchange');
+    Object.assign(event, { oldSubscription: subscription, newSubscription: null, waitUntil: () => undefined });
+    scope.dispatchEvent(event);
+  });
+  const change = await setup.page.evaluate(() => window.app.next({ type: 'subscription-change' }));
+  const current = await setup.page.evaluate(() => window.app.subscription());
+  expect(change).toMatchObject({ registered: true, error: null, endpoint: current?.endpoint, scope: `${workerApp.url}/` });
+  expect(current?.endpoint).not.toBe(old.endpoint);
+  const call = await workerApp.waitForRegisterCall((c) => c.webPush.endpoint === current?.endpoint);
+  expect(call).toMatchObject({ recipientId: 'user-7', metadata: { plan: 'pro' }, webPush: { keys: { p256dh: current?.keys?.p256dh, auth: current?.keys?.auth } } });
+  expect(await setup.page.evaluate(() => window.app.registrationRecord())).toMatchObject({ endpoint: current?.endpoint, recipientId: 'user-7', pending: false, subscriberId: 'sub-1' });
+});
+
+test('Workbox recipe: the app-bundled worker with pushbridge/sw shows pushbridge pushes and leaves the app its own', async ({ chromiumContext, workerApp, notificationDaemon }) => {
+  const page = await chromiumContext.newPage();
+  await openApp(page, workerApp);
+  await page.evaluate(() => window.app.register('/recipe-sw.js'));
+  const setup = { page, push: await openCdpPush(chromiumContext, page, `${workerApp.url}/`) };
+  // The app's precache and fetch route work beside pushbridge.
+  expect(await page.evaluate(async () => (await caches.match('/precached.txt'))?.text())).toBe('precached by the recipe worker');
+  const { message, desktop } = await pushShown(setup, notificationDaemon, { data: { url: '/orders/3' } });
+  expect(desktop.summary).toBe(message.title);
+  // The app's own push: only the app's handler shows it (no pushbridge fallback beside it).
+  await setup.push.send({ chat: 'hello' });
+  await notificationDaemon.waitFor('Chat: hello');
+  const after = await pushShown(setup, notificationDaemon);
+  expect(notificationDaemon.notifications.filter((n) => n.summary === 'Recipe app')).toEqual([]);
+  const titles = (await page.evaluate(() => window.app.notifications())).map((n) => n.title).sort();
+  expect(titles).toEqual(['Chat: hello', message.title, after.message.title].sort());
+  // The delivered events went to the app's report route.
+  await workerApp.waitForReport((events) => events.some((e) => e.notificationId === message.notificationId));
 });
