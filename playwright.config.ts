@@ -2,7 +2,7 @@ import { defineConfig } from '@playwright/test';
 
 // Both browsers are launched by the fixtures (test/e2e/fixtures.ts), with persistent profiles:
 // Chromium refuses push subscriptions in incognito contexts. A project picks the spec files
-// written for its browser.
+// written for its browser, and both take the `.both.spec.ts` files.
 export default defineConfig({
   testDir: 'test/e2e',
   timeout: 60_000,
@@ -12,7 +12,7 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   reporter: [['list'], ['json', { outputFile: 'reports/e2e.json' }]],
   projects: [
-    { name: 'chromium', testMatch: /\.chromium\.spec\.ts$/ },
-    { name: 'firefox', testMatch: /\.firefox\.spec\.ts$/ },
+    { name: 'chromium', testMatch: /\.(chromium|both)\.spec\.ts$/ },
+    { name: 'firefox', testMatch: /\.(firefox|both)\.spec\.ts$/ },
   ],
 });

@@ -1,21 +1,19 @@
 import { browserEnv, type BrowserEnv } from './browser-env.js';
-import { openPushbridgeDb, type ClientConfig, type RegistrationRecord } from './common/database.js';
+import type { BrowserSnapshot, ClientContext } from './client-context.js';
+import type { ClientOperations } from './client-operations.js';
 import { fingerprint } from './common/fingerprint.js';
-import { postRegistration, registerRequest } from './common/handoff.js';
 import type { PushbridgeMessage } from './common/messages.js';
 import { PushError, isPushError } from './common/push-error.js';
 import type { PushState } from './common/push-state.js';
 import type { RegisterResult } from './common/register-request.js';
-import { handoffConfig, type RegisterOption } from './handoff-mode.js';
+import type { RegisterOption } from './handoff-mode.js';
 import { createInbox, type Inbox } from './inbox.js';
 import { createMessageBus } from './message-bus.js';
-import { ensurePermission } from './permission.js';
 import { createPermissionPolicy } from './permission-policy.js';
-import { reconcile, REREGISTER_AFTER_MS, type ReconcileAction } from './reconcile.js';
-import { sameApplicationServerKey, subscribeWithKey, subscriptionKeys } from './subscription.js';
-import { waitForActiveWorker } from './wait-for-active-worker.js';
+import { reconcile } from './reconcile.js';
+import { readRecord } from './registration-store.js';
+import { sameApplicationServerKey, subscriptionKeys } from './subscription.js';
 import { lockHeld, withLock } from './with-lock.js';
-import { withTimeout } from './with-timeout.js';
 
 /** Options of {@link createPushClient}. */
 export interface PushClientOptions {
@@ -132,50 +130,36 @@ const DEFAULT_TIMEOUT_MS = 20_000;
  */
 export function createPushClient(options: PushClientOptions, env: BrowserEnv = browserEnv()): PushClient {
   validateOptions(options);
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const workerUrl = new URL(options.serviceWorker.url, env.baseUrl).href;
   const scope = new URL(options.serviceWorker.scope ?? './', workerUrl).href;
-  const handoff = handoffConfig(options.register);
   const bus = createMessageBus(env);
   const policy = createPermissionPolicy(env);
-  let recipientId = options.recipientId;
   let busy = 0;
   let running: Promise<SubscribeResult> | null = null;
   let syncing: Promise<PushState> | null = null;
-  let stopOnline: (() => void) | null = null;
+  let loaded: Promise<ClientOperations> | null = null;
 
   const supported = (): boolean => env.serviceWorker !== undefined && env.pushManager && env.notification !== undefined;
+  const unsupportedState = (): PushState => (env.ios && !env.standalone ? 'needs-install' : 'unsupported');
 
-  async function inDb<T>(work: (db: Awaited<ReturnType<typeof openPushbridgeDb>>) => Promise<T>): Promise<T> {
-    const db = await openPushbridgeDb();
-    try {
-      return await work(db);
-    } finally {
-      db.close();
-    }
-  }
+  const ctx: ClientContext = {
+    options,
+    env,
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    workerUrl,
+    scope,
+    recipientId: options.recipientId,
+    bus,
+    stopOnline: null,
+    fingerprintOf: (subscription) => fingerprint(subscriptionKeys(subscription), options.vapidPublicKey, ctx.recipientId),
+    announce,
+    sync,
+  };
 
-  const readRecord = (): Promise<RegistrationRecord | undefined> => inDb((db) => db.get('registration', scope));
-  const writeRecord = (record: RegistrationRecord): Promise<unknown> => inDb((db) => db.put('registration', record, scope));
-  const deleteRecord = (): Promise<void> => inDb((db) => db.delete('registration', scope));
-
-  function writeConfig(): Promise<unknown> {
-    // What the worker needs to re-register alone after pushsubscriptionchange.
-    const stored: ClientConfig = {
-      vapidPublicKey: options.vapidPublicKey,
-      recipientId,
-      metadata: options.metadata ?? {},
-      handoff: handoff.kind === 'url' ? { ...handoff, url: new URL(handoff.url, env.baseUrl).href } : handoff,
-    };
-    return inDb((db) => db.put('config', stored, scope));
-  }
-
-  async function currentRegistration(): Promise<ServiceWorkerRegistration | undefined> {
-    return env.serviceWorker?.getRegistration(scope);
-  }
-
-  function fingerprintOf(subscription: PushSubscription): string {
-    return fingerprint(subscriptionKeys(subscription), options.vapidPublicKey, recipientId);
+  /** The operations, loaded on first need: a healthy page load never fetches them. */
+  function operations(): Promise<ClientOperations> {
+    loaded ??= import('./client-operations.js').then((module) => module.createClientOperations(ctx));
+    return loaded;
   }
 
   async function announce(): Promise<PushState> {
@@ -184,137 +168,17 @@ export function createPushClient(options: PushClientOptions, env: BrowserEnv = b
     return state;
   }
 
-  async function notifyUnregistered(record: RegistrationRecord, reason: UnregisteredDevice['reason']): Promise<void> {
-    if (!options.onUnregister) return;
-    const { endpoint, subscriberId, deviceId } = record;
-    await options.onUnregister({ endpoint, recipientId: record.recipientId, subscriberId, deviceId, reason });
-  }
-
-  async function newSubscription(registration: ServiceWorkerRegistration): Promise<PushSubscription> {
-    try {
-      return await withTimeout(subscribeWithKey(registration.pushManager, options.vapidPublicKey), timeoutMs, 'Push subscription');
-    } catch (cause) {
-      if (isPushError(cause)) throw cause;
-      const denied = cause instanceof DOMException && cause.name === 'NotAllowedError';
-      throw new PushError(denied ? 'permission-denied' : 'subscribe-failed', undefined, { cause });
-    }
-  }
-
-  /** Hand the subscription off once; the record says pending until the backend confirms. */
-  async function handOff(subscription: PushSubscription): Promise<SubscribeResult> {
-    const keys = subscriptionKeys(subscription);
-    const record: RegistrationRecord = {
-      fingerprint: fingerprintOf(subscription),
-      endpoint: keys.endpoint,
-      recipientId,
-      subscriberId: null,
-      deviceId: null,
-      registeredAt: null,
-      pending: true,
-      lastError: null,
-    };
-    await writeRecord(record);
-    const body = registerRequest(recipientId, keys, options.metadata);
-    try {
-      const result =
-        typeof options.register === 'function'
-          ? await withTimeout(options.register(body, subscription), timeoutMs, 'The register callback')
-          : await postRegistration(env.fetch, handoff as Exclude<typeof handoff, { kind: 'callback' }>, body, timeoutMs);
-      await writeRecord({ ...record, subscriberId: result.subscriberId, deviceId: result.deviceId, registeredAt: env.now(), pending: false });
-      stopOnline?.();
-      stopOnline = null;
-      return { subscriberId: result.subscriberId, deviceId: result.deviceId, endpoint: keys.endpoint };
-    } catch (error) {
-      await writeRecord({ ...record, lastError: isPushError(error) ? error.code : String(error) });
-      // Retried when the network returns, as well as on the next sync().
-      stopOnline ??= env.onOnline(() => void sync());
-      throw error;
-    }
-  }
-
-  /** Hand off; a 409 (the endpoint belongs to another recipient) is met once with a fresh subscription. */
-  async function handOffWithRotation(registration: ServiceWorkerRegistration, subscription: PushSubscription): Promise<SubscribeResult> {
-    try {
-      return await handOff(subscription);
-    } catch (error) {
-      if (!isPushError(error) || error.code !== 'register-conflict') throw error;
-      await subscription.unsubscribe();
-      return handOff(await newSubscription(registration));
-    }
-  }
-
-  async function registerWorker(): Promise<ServiceWorkerRegistration> {
-    try {
-      const registration = await withTimeout(env.registerWorker(workerUrl, options.serviceWorker.scope), timeoutMs, 'Service worker registration');
-      await withTimeout(waitForActiveWorker(registration), timeoutMs, 'Service worker activation');
-      return registration;
-    } catch (cause) {
-      if (isPushError(cause)) throw cause;
-      throw new PushError('worker-failed', undefined, { cause });
-    }
-  }
-
-  async function runSubscribe(): Promise<SubscribeResult> {
-    if (!supported()) throw new PushError(env.ios && !env.standalone ? 'needs-install' : 'unsupported');
-    // First, while the user gesture is still fresh: browsers ignore prompts without one.
-    await ensurePermission(env);
-    const registration = await registerWorker();
-    return withLock(env.locks, scope, timeoutMs, async () => {
-      await writeConfig();
-      const subscription = await newSubscription(registration);
-      const record = await readRecord();
-      const current = fingerprintOf(subscription);
-      const fresh = record?.registeredAt != null && env.now() - record.registeredAt < REREGISTER_AFTER_MS;
-      if (record && !record.pending && record.fingerprint === current && fresh && record.subscriberId && record.deviceId) {
-        // Another tab (or an earlier call) did the work while this one waited for the lock.
-        return { subscriberId: record.subscriberId, deviceId: record.deviceId, endpoint: subscription.endpoint };
-      }
-      if (record && !record.pending && record.endpoint !== subscription.endpoint) await forgetQuietly(record, 'key-changed');
-      return handOffWithRotation(registration, subscription);
-    });
-  }
-
-  /** Call onUnregister; failures are left for the next sync (the record is kept by the caller's order). */
-  async function forgetQuietly(record: RegistrationRecord, reason: UnregisteredDevice['reason']): Promise<boolean> {
-    try {
-      await notifyUnregistered(record, reason);
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  async function decide(): Promise<{ action: ReconcileAction; registration: ServiceWorkerRegistration | undefined; subscription: PushSubscription | null; record: RegistrationRecord | undefined }> {
-    const registration = await currentRegistration();
+  async function snapshot(): Promise<BrowserSnapshot> {
+    const registration = await env.serviceWorker?.getRegistration(scope);
     const subscription = registration ? await registration.pushManager.getSubscription() : null;
-    const record = await readRecord();
-    const permission = env.notification?.permission ?? 'default';
+    const record = await readRecord(scope);
     const action = reconcile({
-      permission,
-      subscription: subscription ? { fingerprint: fingerprintOf(subscription), sameKey: sameApplicationServerKey(subscription, options.vapidPublicKey) } : null,
+      permission: env.notification?.permission ?? 'default',
+      subscription: subscription ? { fingerprint: ctx.fingerprintOf(subscription), sameKey: sameApplicationServerKey(subscription, options.vapidPublicKey) } : null,
       record,
       now: env.now(),
     });
     return { action, registration, subscription, record };
-  }
-
-  async function apply(step: Awaited<ReturnType<typeof decide>>): Promise<void> {
-    const { action, registration, subscription, record } = step;
-    if (action.kind === 'none') return;
-    if (action.kind === 'forget') {
-      if (subscription) await subscription.unsubscribe();
-      if (record && (await forgetQuietly(record, action.reason))) await deleteRecord();
-      return;
-    }
-    if (!registration || !subscription) return;
-    await writeConfig();
-    if (action.kind === 'resubscribe') {
-      await subscription.unsubscribe();
-      if (record && !record.pending) await forgetQuietly(record, 'key-changed');
-      await handOffWithRotation(registration, await newSubscription(registration));
-      return;
-    }
-    await handOffWithRotation(registration, subscription);
   }
 
   function sync(): Promise<PushState> {
@@ -322,10 +186,10 @@ export function createPushClient(options: PushClientOptions, env: BrowserEnv = b
       if (!supported()) return getState();
       busy++;
       try {
-        const first = await decide();
-        if (first.action.kind !== 'none') {
+        if ((await snapshot()).action.kind !== 'none') {
           // Decided again under the lock: another tab may have done the work meanwhile.
-          await withLock(env.locks, scope, timeoutMs, async () => apply(await decide())).catch((error: unknown) => {
+          const work = await operations();
+          await withLock(env.locks, scope, ctx.timeoutMs, async () => work.apply(await snapshot())).catch((error: unknown) => {
             // The record says pending and keeps the error; sync reports state, not failures.
             if (!isPushError(error)) throw error;
           });
@@ -341,23 +205,24 @@ export function createPushClient(options: PushClientOptions, env: BrowserEnv = b
   }
 
   async function getState(): Promise<PushState> {
-    if (!supported() || !env.notification) return env.ios && !env.standalone ? 'needs-install' : 'unsupported';
+    if (!supported() || !env.notification) return unsupportedState();
     if (busy > 0 || running || (await lockHeld(env.locks, scope))) return 'subscribing';
     if (env.notification.permission === 'denied') return 'denied';
     if (env.notification.permission === 'default') return 'default';
-    const registration = await currentRegistration();
+    const registration = await env.serviceWorker?.getRegistration(scope);
     const subscription = registration ? await registration.pushManager.getSubscription() : null;
     if (!subscription) return 'unsubscribed';
-    const record = await readRecord();
-    const confirmed = record && !record.pending && record.fingerprint === fingerprintOf(subscription);
+    const record = await readRecord(scope);
+    const confirmed = record && !record.pending && record.fingerprint === ctx.fingerprintOf(subscription);
     return confirmed && sameApplicationServerKey(subscription, options.vapidPublicKey) ? 'subscribed' : 'pending';
   }
 
-  async function exclusive<T>(work: () => Promise<T>): Promise<T> {
+  /** Run `work` as this tab's one change at a time, telling every tab before and after. */
+  async function changing<T>(work: () => Promise<T>): Promise<T> {
     busy++;
     void announce();
     try {
-      return await withLock(env.locks, scope, timeoutMs, work);
+      return await work();
     } finally {
       busy--;
       await announce();
@@ -396,7 +261,8 @@ export function createPushClient(options: PushClientOptions, env: BrowserEnv = b
         busy++;
         void announce();
         try {
-          return await runSubscribe();
+          if (!supported()) throw new PushError(unsupportedState() === 'needs-install' ? 'needs-install' : 'unsupported');
+          return await (await operations()).subscribe();
         } finally {
           busy--;
           running = null;
@@ -408,35 +274,19 @@ export function createPushClient(options: PushClientOptions, env: BrowserEnv = b
 
     async unsubscribe() {
       if (!supported()) return;
-      await exclusive(async () => {
-        const registration = await currentRegistration();
-        const subscription = registration ? await registration.pushManager.getSubscription() : null;
-        const record = await readRecord();
-        if (subscription) await subscription.unsubscribe();
-        if (record) await forgetQuietly(record, 'unsubscribed');
-        await deleteRecord();
-      });
+      const work = await operations();
+      await changing(() => withLock(env.locks, scope, ctx.timeoutMs, () => work.unsubscribe()));
     },
 
     sync,
 
     async setRecipient(next) {
       if (typeof next !== 'string' || next.length === 0) throw new TypeError('setRecipient: the recipient id must be a non-empty string');
-      if (next === recipientId) return;
-      recipientId = next;
+      if (next === ctx.recipientId) return;
+      ctx.recipientId = next;
       if (!supported() || env.notification?.permission !== 'granted') return;
-      await exclusive(async () => {
-        const registration = await currentRegistration();
-        const old = registration ? await registration.pushManager.getSubscription() : null;
-        await writeConfig();
-        if (!registration || !old) return;
-        // A fresh subscription, so that the old user's endpoint never reaches the new user.
-        const record = await readRecord();
-        await old.unsubscribe();
-        if (record) await forgetQuietly(record, 'recipient-changed');
-        await deleteRecord();
-        await handOffWithRotation(registration, await newSubscription(registration));
-      });
+      const work = await operations();
+      await changing(() => withLock(env.locks, scope, ctx.timeoutMs, () => work.switchRecipient()));
     },
 
     shouldAskPermission: () => policy.shouldAskPermission(),
@@ -464,8 +314,8 @@ export function createPushClient(options: PushClientOptions, env: BrowserEnv = b
     inbox: createInbox(bus, env.now),
 
     close() {
-      stopOnline?.();
-      stopOnline = null;
+      ctx.stopOnline?.();
+      ctx.stopOnline = null;
       stopClicks = null;
       clickListeners.clear();
       bus.close();

@@ -14,31 +14,28 @@ const events = byId<HTMLUListElement>('events');
 
 const config = (await (await fetch('/api/config')).json()) as { vapidPublicKey: string };
 
-function client(): PushClient {
-  return createPushClient({
-    vapidPublicKey: config.vapidPublicKey,
-    serviceWorker: { url: '/pushbridge-sw.js' },
-    register: { url: '/api/push/register' },
-    recipientId: recipient.value.trim() || 'demo-user',
-  });
-}
+const recipientId = (): string => recipient.value.trim() || 'demo-user';
+const push: PushClient = createPushClient({
+  vapidPublicKey: config.vapidPublicKey,
+  serviceWorker: { url: '/pushbridge-sw.js' },
+  register: { url: '/api/push/register' },
+  recipientId: recipientId(),
+});
+push.onStateChange((state) => {
+  stateOutput.value = state;
+});
 
-async function showState(): Promise<void> {
-  stateOutput.value = await client().getState();
+function showError(error: unknown): void {
+  const cause = error instanceof Error && error.cause !== undefined ? ` (${String(error.cause)})` : '';
+  enableResult.value = isPushError(error) ? `${error.code}: ${error.message}${cause}` : String(error);
 }
 
 byId<HTMLButtonElement>('enable').addEventListener('click', () => {
-  const push = client();
-  stateOutput.value = 'subscribing';
-  push.subscribe().then(
-    (result) => {
-      enableResult.value = `Registered device ${result.deviceId}`;
-    },
-    (error: unknown) => {
-      const cause = error instanceof Error && error.cause !== undefined ? ` (${String(error.cause)})` : '';
-      enableResult.value = isPushError(error) ? `${error.code}: ${error.message}${cause}` : String(error);
-    },
-  ).finally(() => void showState());
+  // The field may not have fired 'change' yet; the id is taken at once, the prompt stays in this gesture.
+  push.setRecipient(recipientId()).catch(showError);
+  push.subscribe().then((result) => {
+    enableResult.value = `Registered device ${result.deviceId}`;
+  }, showError);
 });
 
 byId<HTMLFormElement>('send').addEventListener('submit', (event) => {
@@ -49,7 +46,7 @@ byId<HTMLFormElement>('send').addEventListener('submit', (event) => {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
-      recipientId: recipient.value.trim() || 'demo-user',
+      recipientId: recipientId(),
       title: form.get('title'),
       body: form.get('body'),
       data: { url: String(form.get('url') || '/') },
@@ -73,5 +70,6 @@ new BroadcastChannel(CHANNEL_NAME).addEventListener('message', (event: MessageEv
   events.prepend(item);
 });
 
-recipient.addEventListener('change', () => void showState());
-void showState();
+recipient.addEventListener('change', () => {
+  push.setRecipient(recipientId()).catch(showError);
+});
