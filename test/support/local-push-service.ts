@@ -25,6 +25,12 @@ export interface LocalPushService {
   rejections: { status: number; why: string }[];
   /** Channels currently subscribed. */
   channels(): string[];
+  /**
+   * Answer Firefox's next `hello` with a new uaid, as a push service that lost its state would:
+   * Firefox drops every subscription and fires `pushsubscriptionchange`; the old endpoints
+   * answer 410. Drops the connection so that Firefox says hello again at once.
+   */
+  rotateUaid(): void;
   /** Resolve with the ack of a forwarded message. */
   waitForAck(version: string): Promise<number>;
   /** Close everything. */
@@ -50,6 +56,7 @@ export async function startLocalPushService(): Promise<LocalPushService> {
   const ackWaiters = new Map<string, (code: number) => void>();
   let socket: WebSocket | null = null;
   let uaid: string | null = null;
+  let rotateOnHello = false;
 
   const server = createServer((request, response) => {
     void handleEndpoint(request, response);
@@ -90,7 +97,10 @@ export async function startLocalPushService(): Promise<LocalPushService> {
           send(ws, {}); // ping
           break;
         case 'hello': {
-          uaid = typeof message.uaid === 'string' && message.uaid.length > 0 ? message.uaid : randomUUID().replace(/-/g, '');
+          const offered = typeof message.uaid === 'string' && message.uaid.length > 0 ? message.uaid : null;
+          uaid = offered && !rotateOnHello ? offered : randomUUID().replace(/-/g, '');
+          if (offered && offered !== uaid) for (const [id, channel] of channels) if (channel.uaid === offered) channels.delete(id);
+          rotateOnHello = false;
           send(ws, { messageType: 'hello', status: 200, uaid, use_webpush: true, broadcasts: {} });
           for (const pending of queued.splice(0)) forward(pending);
           break;
@@ -161,6 +171,11 @@ export async function startLocalPushService(): Promise<LocalPushService> {
     forwarded,
     rejections,
     channels: () => [...channels.keys()],
+    rotateUaid() {
+      rotateOnHello = true;
+      // Terminate, never close: Firefox leaves a cleanly closed socket half-open.
+      socket?.terminate();
+    },
     waitForAck(version) {
       const known = forwarded.find((item) => item.version === version)?.ackCode;
       if (known !== null && known !== undefined) return Promise.resolve(known);
