@@ -49,7 +49,7 @@ export interface UnregisteredDevice {
   recipientId: string;
   subscriberId: string | null;
   deviceId: string | null;
-  reason: 'unsubscribed' | 'permission-revoked' | 'subscription-lost' | 'recipient-changed' | 'key-changed' | 'conflict';
+  reason: 'unsubscribed' | 'permission-revoked' | 'subscription-lost' | 'recipient-changed' | 'key-changed';
 }
 
 /** What a successful {@link PushClient.subscribe} returns. */

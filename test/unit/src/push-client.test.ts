@@ -275,3 +275,64 @@ describe('options', () => {
     expect(() => createPushClient({ ...options(''), vapidPublicKey: '' }, fakeProfile().tab())).toThrow(/vapidPublicKey, recipientId/);
   });
 });
+
+describe('messages from the worker', () => {
+  it('delivers typed events, acknowledges clicks once a page listens, and ignores foreign messages', async () => {
+    const profile = fakeProfile();
+    const worker = profile.tab().openChannel('pushbridge')!;
+    const heard: unknown[] = [];
+    worker.addEventListener('message', (event) => heard.push((event as MessageEvent).data));
+    const client = createPushClient(options('u1'), profile.tab());
+    const clicks: string[] = [];
+    const notifications: string[] = [];
+    client.on('click', (message) => clicks.push(message.url));
+    client.on('notification', (message) => notifications.push(message.title));
+    worker.postMessage({ pushbridge: 1, type: 'notification', notificationId: 'n1', channel: 'push', title: 'Hi', body: 'b', data: {} });
+    worker.postMessage({ type: 'notification', title: 'not ours' });
+    worker.postMessage({ pushbridge: 1, type: 'click', clickId: 'c1', notificationId: 'n1', action: '', url: 'http://localhost/o/1', data: {} });
+    await expect.poll(() => heard).toContainEqual({ pushbridge: 1, type: 'click-ack', clickId: 'c1' });
+    expect(clicks).toEqual(['http://localhost/o/1']);
+    expect(notifications).toEqual(['Hi']);
+    client.close();
+  });
+
+  it('does not acknowledge a click when no page listens for clicks', async () => {
+    const profile = fakeProfile();
+    const worker = profile.tab().openChannel('pushbridge')!;
+    const heard: unknown[] = [];
+    worker.addEventListener('message', (event) => heard.push((event as MessageEvent).data));
+    const client = createPushClient(options('u1'), profile.tab());
+    const notifications: string[] = [];
+    client.on('notification', (message) => notifications.push(message.title));
+    worker.postMessage({ pushbridge: 1, type: 'click', clickId: 'c2', notificationId: null, action: '', url: 'http://localhost/', data: {} });
+    worker.postMessage({ pushbridge: 1, type: 'notification', notificationId: 'n2', channel: 'push', title: 'after', body: '', data: {} });
+    await expect.poll(() => notifications).toEqual(['after']);
+    expect(heard).toEqual([]);
+    client.close();
+  });
+});
+
+describe('inbox', () => {
+  it('lists newest first, counts unread, and marks read for every tab', async () => {
+    const { openPushbridgeDb } = await import('../../../src/common/database.ts');
+    const db = await openPushbridgeDb();
+    for (const [id, at] of [['a', 1], ['b', 3], ['c', 2]] as const) {
+      await db.put('inbox', { notificationId: id, title: id, body: '', data: {}, receivedAt: at, readAt: null }, id);
+    }
+    db.close();
+    const profile = fakeProfile();
+    const tab1 = createPushClient(options('u1'), profile.tab());
+    const tab2 = createPushClient(options('u1'), profile.tab());
+    const updates: string[] = [];
+    tab2.on('inbox', (message) => updates.push(message.item.notificationId));
+    expect((await tab1.inbox.list()).map((item) => item.notificationId)).toEqual(['b', 'c', 'a']);
+    expect(await tab1.inbox.unreadCount()).toBe(3);
+    await tab1.inbox.markRead('c');
+    await tab1.inbox.markRead('c');
+    await tab1.inbox.markRead('nope');
+    expect(await tab2.inbox.unreadCount()).toBe(2);
+    await expect.poll(() => updates).toEqual(['c']);
+    tab1.close();
+    tab2.close();
+  });
+});
