@@ -50,8 +50,8 @@ export function outcomeOf(
 }
 
 /**
- * The delivery loop: claims due deliveries from the queue (marking them `sending`, which a
- * restart turns back into `pending`), sends each as its own Web Push message, and records
+ * The delivery loop: claims due deliveries from the queue (in memory: a restart finds them
+ * pending again), sends each as its own Web Push message, and records
  * outcomes in batches, one transaction per turn of the event loop, so that fan-out to
  * thousands of devices does not pay one fsync per device.
  */
@@ -126,7 +126,6 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     if (running < options.concurrency) schedule();
   }
 
-  queue.recover();
   setImmediate(pump);
   return {
     kick: () => pump(),

@@ -74,14 +74,12 @@ export interface NotificationStatus {
 export interface NotificationQueue {
   /** Commit the notification and its deliveries in one transaction. */
   enqueue(input: EnqueueInput): void;
-  /** Mark up to `limit` due deliveries as sending and return them. */
+  /** Take up to `limit` due deliveries, not already taken, and return them. */
   claim(limit: number): ClaimedDelivery[];
   /** Record outcomes in one transaction. */
   record(outcomes: readonly DeliveryOutcome[]): void;
   /** When the next pending delivery is due; null when none. */
   nextDueAt(): number | null;
-  /** Put deliveries left `sending` by a crash back in the queue. */
-  recover(): number;
   status(notificationId: string, workspace?: string): NotificationStatus | undefined;
   /** Every attempt, oldest first. */
   attempts(): DeliveryAttempt[];
@@ -130,14 +128,12 @@ export function createNotificationQueue(database: ServiceDatabase, clock: Clock)
      LEFT JOIN devices v ON v.device_id = d.device_id
      WHERE d.state = 'pending' AND d.next_attempt_at <= ? ORDER BY d.next_attempt_at LIMIT ?`,
   );
-  const markSending = database.prepare("UPDATE deliveries SET state = 'sending', updated_at = ? WHERE notification_id = ? AND device_id = ?");
   const updateDelivery = database.prepare(
     'UPDATE deliveries SET state = ?, tries = ?, next_attempt_at = ?, last_status = ?, last_error = ?, updated_at = ? WHERE notification_id = ? AND device_id = ?',
   );
   const insertAttempt = database.prepare('INSERT INTO attempts (notification_id, device_id, try, status, error, at) VALUES (?, ?, ?, ?, ?, ?)');
   const deleteDevice = database.prepare('DELETE FROM devices WHERE device_id = ?');
   const nextDue = database.prepare<[], { at: number | null }>("SELECT min(next_attempt_at) AS at FROM deliveries WHERE state = 'pending'");
-  const resetSending = database.prepare("UPDATE deliveries SET state = 'pending' WHERE state = 'sending'");
   const notification = database.prepare<[string], { notification_id: string; workspace: string; recipient_id: string; channel: 'push' | 'in_app'; payload: string; created_at: number }>(
     'SELECT * FROM notifications WHERE notification_id = ?',
   );
@@ -152,10 +148,14 @@ export function createNotificationQueue(database: ServiceDatabase, clock: Clock)
     insertNotification.run(input.notificationId, input.workspace, input.recipientId, input.channel, input.payload, input.ttlSeconds, now);
     for (const deviceId of input.deviceIds) insertDelivery.run(input.notificationId, deviceId, now, now);
   });
-  const claim = database.transaction((limit: number): ClaimedDelivery[] => {
-    const now = clock.now();
-    return due.all(now, limit).map((row) => {
-      markSending.run(now, row.notification_id, row.device_id);
+  // Deliveries being sent are known in memory only: a crash forgets them, and they are simply
+  // pending again after a restart, without a write (and an fsync) per claim.
+  const sending = new Set<string>();
+  const keyOf = (notificationId: string, deviceId: string): string => `${notificationId}/${deviceId}`;
+  const claim = (limit: number): ClaimedDelivery[] => {
+    const rows = due.all(clock.now(), limit + sending.size).filter((row) => !sending.has(keyOf(row.notification_id, row.device_id)));
+    return rows.slice(0, limit).map((row) => {
+      sending.add(keyOf(row.notification_id, row.device_id));
       return {
         notificationId: row.notification_id,
         deviceId: row.device_id,
@@ -166,7 +166,7 @@ export function createNotificationQueue(database: ServiceDatabase, clock: Clock)
         device: row.endpoint === null ? null : { endpoint: row.endpoint, p256dh: row.p256dh as string, auth: row.auth as string },
       };
     });
-  });
+  };
   const record = database.transaction((outcomes: readonly DeliveryOutcome[]) => {
     const now = clock.now();
     for (const outcome of outcomes) {
@@ -178,16 +178,18 @@ export function createNotificationQueue(database: ServiceDatabase, clock: Clock)
 
   return {
     enqueue: (input) => enqueue(input),
-    claim: (limit) => claim(limit),
-    record: (outcomes) => record(outcomes),
+    claim,
+    record(outcomes) {
+      record(outcomes);
+      for (const outcome of outcomes) sending.delete(keyOf(outcome.notificationId, outcome.deviceId));
+    },
     nextDueAt: () => nextDue.get()?.at ?? null,
-    recover: () => resetSending.run().changes,
     status(notificationId, workspace) {
       const row = notification.get(notificationId);
       if (!row || (workspace !== undefined && row.workspace !== workspace)) return undefined;
       const devices = deliveriesOf.all(notificationId).map((d) => ({
         deviceId: d.device_id,
-        state: d.state,
+        state: d.state === 'pending' && sending.has(keyOf(notificationId, d.device_id)) ? ('sending' as const) : d.state,
         tries: d.tries,
         lastStatus: d.last_status,
         lastError: d.last_error,

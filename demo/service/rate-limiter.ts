@@ -15,11 +15,11 @@ export interface RateLimiter {
  * out for longer than the window.
  */
 export function createRateLimiter(database: ServiceDatabase, clock: Clock, windowMs = 60_000): RateLimiter {
-  const prune = database.prepare('DELETE FROM rate_hits WHERE bucket = ? AND at <= ?');
+  const prune = database.prepare('DELETE FROM limits.rate_hits WHERE bucket = ? AND at <= ?');
   const count = database.prepare<[string, number], { hits: number; oldest: number | null }>(
-    'SELECT count(*) AS hits, min(at) AS oldest FROM rate_hits WHERE bucket = ? AND at > ?',
+    'SELECT count(*) AS hits, min(at) AS oldest FROM limits.rate_hits WHERE bucket = ? AND at > ?',
   );
-  const insert = database.prepare('INSERT INTO rate_hits (bucket, at) VALUES (?, ?)');
+  const insert = database.prepare('INSERT INTO limits.rate_hits (bucket, at) VALUES (?, ?)');
   const take = database.transaction((bucket: string, limit: number): RateDecision => {
     const now = clock.now();
     const since = now - windowMs;

@@ -86,6 +86,17 @@ describe('POST /api/send-otp', () => {
     expect((await send({ apiKey: 'otp_paid', number: '+14155552671', message: 'x' })).status).toBe(202);
   });
 
+  it('keeps the route limiter across a restart', async () => {
+    const clock = manualClock();
+    const dataDir = temporaryDataDir();
+    const first = await start(clock, dataDir);
+    for (let i = 0; i < 120; i += 1) await first.send({ apiKey: 'wrong', number: '+14155552671', message: 'x' });
+    await first.service.close();
+    running = running.filter((entry) => entry.service !== first.service);
+    const again = await start(clock, dataDir);
+    expect((await again.send({ apiKey: 'wrong', number: '+14155552671', message: 'x' })).json.error).toBe('rate_limited');
+  });
+
   it('applies the minimum interval per number, with Retry-After', async () => {
     const { send, clock } = await start();
     expect((await send({ apiKey: 'otp_paid', number: NUMBERS[0], message: 'a' })).status).toBe(202);
