@@ -4,6 +4,7 @@ import type { PushState } from './common/push-state.js';
 import type { MessageBus } from './message-bus.js';
 import type { PushClientOptions } from './push-client.js';
 import type { ReconcileAction } from './reconcile.js';
+import type { RegistrationStore } from './registration-store.js';
 
 /** What the browser holds for a scope, and what {@link reconcile} makes of it. */
 export interface BrowserSnapshot {
@@ -26,6 +27,8 @@ export interface ClientContext {
   /** The current recipient; `setRecipient` changes it. */
   recipientId: string;
   bus: MessageBus;
+  /** This scope's records in the shared IndexedDB. */
+  store: RegistrationStore;
   /** Stops the retry-when-online listener, while one is armed. */
   stopOnline: (() => void) | null;
   /** The fingerprint of a subscription for the current key and recipient. */

@@ -6,7 +6,6 @@ import { handoffConfig } from './handoff-mode.js';
 import { ensurePermission } from './permission.js';
 import type { SubscribeResult, UnregisteredDevice } from './push-client.js';
 import { REREGISTER_AFTER_MS } from './reconcile.js';
-import { deleteRecord, readRecord, writeConfig, writeRecord } from './registration-store.js';
 import { subscribeWithKey, subscriptionKeys } from './subscription.js';
 import { waitForActiveWorker } from './wait-for-active-worker.js';
 import { withLock } from './with-lock.js';
@@ -39,7 +38,7 @@ export function createClientOperations(ctx: ClientContext): ClientOperations {
   const handoff = handoffConfig(options.register);
 
   function saveConfig(): Promise<void> {
-    return writeConfig(scope, {
+    return ctx.store.writeConfig({
       vapidPublicKey: options.vapidPublicKey,
       recipientId: ctx.recipientId,
       metadata: options.metadata ?? {},
@@ -87,19 +86,19 @@ export function createClientOperations(ctx: ClientContext): ClientOperations {
       pending: true,
       lastError: null,
     };
-    await writeRecord(scope, record);
+    await ctx.store.write(record);
     const body = registerRequest(ctx.recipientId, keys, options.metadata);
     try {
       const result =
         typeof options.register === 'function'
           ? await withTimeout(options.register(body, subscription), timeoutMs, 'The register callback')
           : await postRegistration(env.fetch, handoff as Exclude<typeof handoff, { kind: 'callback' }>, body, timeoutMs);
-      await writeRecord(scope, { ...record, subscriberId: result.subscriberId, deviceId: result.deviceId, registeredAt: env.now(), pending: false });
+      await ctx.store.write({ ...record, subscriberId: result.subscriberId, deviceId: result.deviceId, registeredAt: env.now(), pending: false });
       ctx.stopOnline?.();
       ctx.stopOnline = null;
       return { subscriberId: result.subscriberId, deviceId: result.deviceId, endpoint: keys.endpoint };
     } catch (error) {
-      await writeRecord(scope, { ...record, lastError: isPushError(error) ? error.code : String(error) });
+      await ctx.store.write({ ...record, lastError: isPushError(error) ? error.code : String(error) });
       // Retried when the network returns, as well as on the next sync().
       ctx.stopOnline ??= env.onOnline(() => void ctx.sync());
       throw error;
@@ -141,7 +140,7 @@ export function createClientOperations(ctx: ClientContext): ClientOperations {
       return withLock(env.locks, scope, timeoutMs, async () => {
         await saveConfig();
         const subscription = await newSubscription(registration);
-        const record = await readRecord(scope);
+        const record = await ctx.store.read();
         const fresh = record?.registeredAt != null && env.now() - record.registeredAt < REREGISTER_AFTER_MS;
         const confirmed = record && !record.pending && record.fingerprint === ctx.fingerprintOf(subscription);
         if (confirmed && fresh && record.subscriberId && record.deviceId) {
@@ -157,7 +156,7 @@ export function createClientOperations(ctx: ClientContext): ClientOperations {
       if (action.kind === 'none') return;
       if (action.kind === 'forget') {
         if (subscription) await subscription.unsubscribe();
-        if (record && (await notifyUnregistered(record, action.reason))) await deleteRecord(scope);
+        if (record && (await notifyUnregistered(record, action.reason))) await ctx.store.delete();
         return;
       }
       if (!registration || !subscription) return;
@@ -173,23 +172,23 @@ export function createClientOperations(ctx: ClientContext): ClientOperations {
 
     async unsubscribe() {
       const { subscription } = await currentSubscription();
-      const record = await readRecord(scope);
+      const record = await ctx.store.read();
       if (subscription) await subscription.unsubscribe();
       if (record) await notifyUnregistered(record, 'unsubscribed');
-      await deleteRecord(scope);
+      await ctx.store.delete();
     },
 
     async switchRecipient() {
       const { registration, subscription: old } = await currentSubscription();
       await saveConfig();
       if (!registration || !old) return;
-      const record = await readRecord(scope);
+      const record = await ctx.store.read();
       // Already registered for this recipient (a subscribe that started after the switch).
       if (record?.recipientId === ctx.recipientId) return;
       // A fresh subscription, so that the old user's endpoint never reaches the new user.
       await old.unsubscribe();
       if (record) await notifyUnregistered(record, 'recipient-changed');
-      await deleteRecord(scope);
+      await ctx.store.delete();
       await handOffWithRotation(registration, await newSubscription(registration));
     },
   };

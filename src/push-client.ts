@@ -11,7 +11,7 @@ import { createInbox, type Inbox } from './inbox.js';
 import { createMessageBus } from './message-bus.js';
 import { createPermissionPolicy } from './permission-policy.js';
 import { reconcile } from './reconcile.js';
-import { readRecord } from './registration-store.js';
+import { createRegistrationStore } from './registration-store.js';
 import { sameApplicationServerKey, subscriptionKeys } from './subscription.js';
 import { lockHeld, withLock } from './with-lock.js';
 
@@ -150,6 +150,7 @@ export function createPushClient(options: PushClientOptions, env: BrowserEnv = b
     scope,
     recipientId: options.recipientId,
     bus,
+    store: createRegistrationStore(scope),
     stopOnline: null,
     fingerprintOf: (subscription) => fingerprint(subscriptionKeys(subscription), options.vapidPublicKey, ctx.recipientId),
     announce,
@@ -171,7 +172,7 @@ export function createPushClient(options: PushClientOptions, env: BrowserEnv = b
   async function snapshot(): Promise<BrowserSnapshot> {
     const registration = await env.serviceWorker?.getRegistration(scope);
     const subscription = registration ? await registration.pushManager.getSubscription() : null;
-    const record = await readRecord(scope);
+    const record = await ctx.store.read();
     const action = reconcile({
       permission: env.notification?.permission ?? 'default',
       subscription: subscription ? { fingerprint: ctx.fingerprintOf(subscription), sameKey: sameApplicationServerKey(subscription, options.vapidPublicKey) } : null,
@@ -212,7 +213,7 @@ export function createPushClient(options: PushClientOptions, env: BrowserEnv = b
     const registration = await env.serviceWorker?.getRegistration(scope);
     const subscription = registration ? await registration.pushManager.getSubscription() : null;
     if (!subscription) return 'unsubscribed';
-    const record = await readRecord(scope);
+    const record = await ctx.store.read();
     const confirmed = record && !record.pending && record.fingerprint === ctx.fingerprintOf(subscription);
     return confirmed && sameApplicationServerKey(subscription, options.vapidPublicKey) ? 'subscribed' : 'pending';
   }
@@ -319,6 +320,7 @@ export function createPushClient(options: PushClientOptions, env: BrowserEnv = b
       stopClicks = null;
       clickListeners.clear();
       bus.close();
+      ctx.store.close();
     },
   };
 }

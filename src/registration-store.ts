@@ -1,60 +1,58 @@
-import { openPushbridgeDb, type ClientConfig, type RegistrationRecord } from './common/database.js';
+import type { IDBPDatabase } from 'idb';
+import { openPushbridgeDb, type ClientConfig, type PushbridgeSchema, type RegistrationRecord } from './common/database.js';
 
-type Db = Awaited<ReturnType<typeof openPushbridgeDb>>;
+/** The client's records in the shared IndexedDB, for one scope. */
+export interface RegistrationStore {
+  /** The registration record, as the last hand-off left it. */
+  read(): Promise<RegistrationRecord | undefined>;
+  write(record: RegistrationRecord): Promise<void>;
+  delete(): Promise<void>;
+  /** Store what the worker needs to re-register alone after `pushsubscriptionchange`. */
+  writeConfig(config: ClientConfig): Promise<void>;
+  /** Close the connection (a later call opens a new one). */
+  close(): void;
+}
 
-async function inDb<T>(work: (db: Db) => Promise<T>): Promise<T> {
-  const db = await openPushbridgeDb();
-  try {
-    return await work(db);
-  } finally {
-    db.close();
+/**
+ * The records of one scope. The connection is opened on first use and kept, because `sync()`
+ * runs on every page load and an open costs more than the reads; it is let go when another
+ * version of the database wants to open, and on `close()`.
+ *
+ * @example
+ * ```ts
+ * const store = createRegistrationStore(scope);
+ * const record = await store.read();
+ * ```
+ */
+export function createRegistrationStore(scope: string): RegistrationStore {
+  let connection: Promise<IDBPDatabase<PushbridgeSchema>> | null = null;
+
+  function db(): Promise<IDBPDatabase<PushbridgeSchema>> {
+    connection ??= openPushbridgeDb().then((opened) => {
+      opened.addEventListener('versionchange', () => {
+        opened.close();
+        connection = null;
+      });
+      opened.addEventListener('close', () => {
+        connection = null;
+      });
+      return opened;
+    });
+    return connection;
   }
-}
 
-/**
- * The registration record of a scope, as the last hand-off left it.
- *
- * @example
- * ```ts
- * const record = await readRecord('https://shop.example/');
- * ```
- */
-export function readRecord(scope: string): Promise<RegistrationRecord | undefined> {
-  return inDb((db) => db.get('registration', scope));
-}
-
-/**
- * Store the registration record of a scope.
- *
- * @example
- * ```ts
- * await writeRecord(scope, { ...record, pending: false, registeredAt: Date.now() });
- * ```
- */
-export async function writeRecord(scope: string, record: RegistrationRecord): Promise<void> {
-  await inDb((db) => db.put('registration', record, scope));
-}
-
-/**
- * Forget the registration record of a scope.
- *
- * @example
- * ```ts
- * await deleteRecord(scope);
- * ```
- */
-export function deleteRecord(scope: string): Promise<void> {
-  return inDb((db) => db.delete('registration', scope));
-}
-
-/**
- * Store what the worker needs to re-register alone after `pushsubscriptionchange`.
- *
- * @example
- * ```ts
- * await writeConfig(scope, { vapidPublicKey, recipientId, metadata: {}, handoff: { kind: 'callback' } });
- * ```
- */
-export async function writeConfig(scope: string, config: ClientConfig): Promise<void> {
-  await inDb((db) => db.put('config', config, scope));
+  return {
+    read: async () => (await db()).get('registration', scope),
+    async write(record) {
+      await (await db()).put('registration', record, scope);
+    },
+    delete: async () => (await db()).delete('registration', scope),
+    async writeConfig(config) {
+      await (await db()).put('config', config, scope);
+    },
+    close() {
+      void connection?.then((opened) => opened.close());
+      connection = null;
+    },
+  };
 }

@@ -35,7 +35,7 @@ test('real subscribe is registered through the backend and the service', async (
   expect(errors).toEqual([]);
 });
 
-test('a pushed notification is shown, and a real click opens the app at data.url', async ({ chromiumContext, demo, notificationDaemon }) => {
+test('a pushed notification is shown, and a real click brings the app to data.url', async ({ chromiumContext, demo, notificationDaemon }) => {
   const page = await chromiumContext.newPage();
   await enable(page, demo.url, 'open');
   const push = await openCdpPush(chromiumContext, page, `${demo.url}/`);
@@ -49,9 +49,12 @@ test('a pushed notification is shown, and a real click opens the app at data.url
   expect(shown).toEqual([{ body: 'Parcel 42', data: { url: '/orders/42?from=push' } }]);
 
   const desktop = await notificationDaemon.waitFor(title);
+  const target = `${demo.url}/orders/42?from=push`;
   const started = Date.now();
-  const [opened] = await Promise.all([chromiumContext.waitForEvent('page'), notificationDaemon.click(desktop.id)]);
-  await opened.waitForURL(`${demo.url}/orders/42?from=push`);
+  notificationDaemon.click(desktop.id);
+  // In the default mode the worker brings an open window of the app there (navigating it, as
+  // this page does not route clicks itself), or opens one.
+  await expect.poll(() => chromiumContext.pages().some((p) => p.url() === target), { timeout: 10_000 }).toBe(true);
   test.info().annotations.push({ type: 'click→page at data.url ms', description: String(Date.now() - started) });
   // The click closed the notification.
   await expect.poll(() => page.evaluate(async (wanted) => (await (await navigator.serviceWorker.ready).getNotifications()).filter((n) => n.title === wanted).length, title)).toBe(0);

@@ -4,6 +4,8 @@ import { createPushClient, isPushError, type PushClient, type PushState, type Un
 
 interface TestApp {
   client: PushClient;
+  createPushClient: typeof createPushClient;
+  vapidPublicKey: string;
   states: PushState[];
   unregistered: UnregisteredDevice[];
 }
@@ -35,4 +37,4 @@ document.getElementById('enable')?.addEventListener('click', () => {
     },
   );
 });
-(window as unknown as { app: TestApp }).app = { client, states, unregistered };
+(window as unknown as { app: TestApp }).app = { client, createPushClient, vapidPublicKey: config.vapidPublicKey, states, unregistered };
