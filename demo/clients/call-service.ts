@@ -23,8 +23,11 @@ export interface CallRequest {
   body: unknown;
   headers?: Record<string, string>;
   /**
-   * Whether a network error may be retried even when the request may have reached the service
-   * (register is; a send might queue twice).
+   * Whether sending the request twice is harmless (register is; a send might queue twice). An
+   * idempotent request is retried after 429, any 5xx and any network error. Any other is retried
+   * only when the service cannot have acted on it: 429 (refused before queueing), 503 with
+   * `Retry-After` (the service itself asks for a retry) and a refused connection. A 500, 502 or
+   * 504 may come from a gateway after the service committed, so it is thrown, not retried.
    */
   idempotent: boolean;
 }
@@ -63,10 +66,20 @@ function neverSent(error: unknown): boolean {
   return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
 }
 
+/** Whether an error answer may be tried again (see {@link CallRequest.idempotent}). */
+function retryable(failure: ServiceError, idempotent: boolean): boolean {
+  if (failure.status === 429) return true;
+  if (failure.status < 500) return false;
+  return idempotent || (failure.status === 503 && failure.retryAfter !== null);
+}
+
 /**
- * POST JSON and read the JSON answer. 429 and 5xx are retried with exponential backoff and
- * jitter, waiting at least what `Retry-After` asks, as long as the deadline allows; a wait that
- * would pass the deadline is not started and the last error is thrown instead.
+ * POST JSON to `{baseUrl}{path}` (the base URL's own path is kept: `https://api.example.com/push`
+ * reaches `https://api.example.com/push/v1/send`) and read the JSON answer. Retryable answers
+ * (429 and 5xx for idempotent requests; 429, 503 with `Retry-After` and refused connections for
+ * the others) are tried again with exponential backoff and jitter, waiting at least what
+ * `Retry-After` asks, as long as the deadline allows; a wait that would pass the deadline is not
+ * started and the last error is thrown instead.
  *
  * @throws {@link ServiceError} for an error answer, no answer, or the deadline.
  */
@@ -82,7 +95,8 @@ export async function callService(options: CallOptions, request: CallRequest): P
     if (remaining <= 0) throw new ServiceError(504, 'timeout', 'The service did not answer before the deadline.');
     let failure: ServiceError;
     try {
-      const response = await send(new URL(request.path, options.baseUrl), {
+      // Not `new URL(path, base)`: an absolute path would drop the base URL's own path.
+      const response = await send(`${options.baseUrl.replace(/\/+$/, '')}${request.path}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...request.headers },
         body: JSON.stringify(request.body),
@@ -91,7 +105,7 @@ export async function callService(options: CallOptions, request: CallRequest): P
       const json = (await response.json().catch(() => ({}))) as Record<string, unknown>;
       if (response.ok) return { status: response.status, json: typeof json === 'object' && json !== null ? json : {} };
       failure = errorOf(response, json);
-      if (response.status !== 429 && response.status < 500) throw failure;
+      if (!retryable(failure, request.idempotent)) throw failure;
     } catch (error) {
       if (error instanceof ServiceError) throw error;
       if ((error as { name?: unknown }).name === 'TimeoutError') {

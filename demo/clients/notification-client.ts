@@ -26,9 +26,18 @@ export interface RegisterSubscriberResult extends RegisterResult {
 
 /** A typed client of Interface B, for the app's backend: it holds the server key. */
 export interface NotificationClient {
-  /** @throws {@link ServiceError} (409 `subscription_conflict` among others) */
+  /**
+   * Idempotent, so retried after 429, any 5xx and any network error within the deadline.
+   * @throws {@link ServiceError} (409 `subscription_conflict` among others)
+   */
   registerSubscriber(request: RegisterRequest): Promise<RegisterSubscriberResult>;
-  /** @throws {@link ServiceError} */
+  /**
+   * Not idempotent (a repeat queues a second notification), so retried only when the service
+   * cannot have queued it: 429, 503 with `Retry-After`, a refused connection. A 500, 502 or 504,
+   * which a gateway may answer after the service committed, and a connection lost mid-request
+   * are thrown: the notification may or may not be queued.
+   * @throws {@link ServiceError}
+   */
   sendNotification(request: SendNotificationRequest): Promise<SendNotificationResult>;
 }
 

@@ -14,11 +14,13 @@ import { createOtpStore, type InboxMessage } from './otp-store.ts';
 import { createOtpWorker } from './otp-worker.ts';
 import { createPushRoutes } from './push-routes.ts';
 import { createRateLimiter } from './rate-limiter.ts';
+import { requestUrl } from './request-url.ts';
 import { configFromKeys, parseServiceConfig, type ServiceConfig } from './service-config.ts';
 import { createSettingsStore } from './settings-store.ts';
 import { createTemplateStore } from './template-store.ts';
 import { createVapidSigner } from './vapid-signer.ts';
 import { loadVapidKeys } from './vapid-keys.ts';
+import { isVapidSubject } from './vapid-subject.ts';
 import { createWorkspaceKeys } from './workspace-keys.ts';
 
 /** How deliveries are sent and retried; defaults follow decisions.md. */
@@ -132,6 +134,11 @@ function resolveConfig(options: ServiceOptions, devKeys: () => { otpKey: string;
  * ```
  */
 export async function createService(options: ServiceOptions): Promise<Service> {
+  // web-push would refuse it only when signing, in the middle of every delivery. (The config's
+  // subject is checked by parseServiceConfig.)
+  if (options.vapidSubject !== undefined && !isVapidSubject(options.vapidSubject)) {
+    throw new TypeError(`VAPID subject ${JSON.stringify(options.vapidSubject)} must be a mailto: or https: URL (e.g. mailto:dev@example.com)`);
+  }
   mkdirSync(options.dataDir, { recursive: true });
   const clock = options.clock ?? systemClock();
   const database = openDatabase(options.dataDir);
@@ -182,8 +189,8 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   const emulator = createEmulatorRoutes({ vapidPublicKey: vapid.publicKey, otp: otpStore, queue, templates, push });
   const log = options.log ?? (() => {});
 
-  async function route(request: IncomingMessage, response: ServerResponse, surface: Surface): Promise<void> {
-    const url = new URL(request.url ?? '/', 'http://local');
+  async function route(request: IncomingMessage, response: ServerResponse, surface: Surface, url: URL | null): Promise<void> {
+    if (!url) throw new HttpError(404, 'not_found', 'No such route.');
     const method = request.method;
     const only = (allowed: string): void => {
       if (method !== allowed) throw new HttpError(405, 'method_not_allowed', `Use ${allowed}.`);
@@ -208,15 +215,12 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   function handler(surface: Surface) {
     return (request: IncomingMessage, response: ServerResponse): void => {
       const started = performance.now();
+      // Parsed once, here: a target that is no URL is a 404, not an error thrown inside route().
+      const url = requestUrl(request.url ?? '/');
       // The path only: query strings may hold a phone number.
-      let pathname = '/';
-      try {
-        pathname = new URL(request.url ?? '/', 'http://local').pathname;
-      } catch {
-        pathname = '(unreadable)';
-      }
+      const pathname = url?.pathname ?? '(unreadable)';
       response.on('finish', () => log(`${request.method} ${pathname} ${response.statusCode} ${(performance.now() - started).toFixed(1)}ms`));
-      route(request, response, surface).catch((error: unknown) => {
+      route(request, response, surface, url).catch((error: unknown) => {
         if (response.headersSent) response.destroy();
         else sendError(response, error);
       });

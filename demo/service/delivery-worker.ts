@@ -2,6 +2,7 @@ import { backoffDelayMs, type BackoffPolicy } from './backoff.ts';
 import type { Clock } from './clock.ts';
 import { sendPush } from './deliver.ts';
 import type { ClaimedDelivery, DeliveryOutcome, NotificationQueue } from './notification-queue.ts';
+import { remainingTtlSeconds } from './remaining-ttl.ts';
 import type { VapidSigner } from './vapid-signer.ts';
 
 /** Options of {@link createDeliveryWorker}. */
@@ -88,13 +89,21 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       recordLater({ notificationId: item.notificationId, deviceId: item.deviceId, try: item.tries, status: null, error: 'device removed', state: 'gone' });
       return;
     }
-    const result = await sendPush(
-      { ...item.device, payload: item.payload, ttlSeconds: item.ttlSeconds, authorization: options.signer.authorization(item.device.endpoint) },
-      options.send,
-      options.timeoutMs,
-      () => clock.now(),
-    );
-    recordLater(outcomeOf(item, result, options, clock.now()));
+    try {
+      const result = await sendPush(
+        // What is left of the TTL: the clock started when the notification was accepted.
+        { ...item.device, payload: item.payload, ttlSeconds: remainingTtlSeconds(item, clock.now()), authorization: options.signer.authorization(item.device.endpoint) },
+        options.send,
+        options.timeoutMs,
+        () => clock.now(),
+      );
+      recordLater(outcomeOf(item, result, options, clock.now()));
+    } catch (error) {
+      // Signing can throw (web-push refuses a VAPID subject, an endpoint is no URL). Unrecorded,
+      // the delivery would stay claimed in memory forever and the rejection would end the process.
+      const message = error instanceof Error ? error.message : String(error);
+      recordLater({ notificationId: item.notificationId, deviceId: item.deviceId, try: item.tries + 1, status: null, error: message, state: 'failed' });
+    }
   }
 
   function schedule(): void {

@@ -1,5 +1,6 @@
 import type { Clock } from './clock.ts';
 import type { ServiceDatabase } from './database.ts';
+import { remainingTtlSeconds } from './remaining-ttl.ts';
 
 /** Where one device's delivery of one notification stands. */
 export type DeliveryState = 'pending' | 'sending' | 'delivered' | 'gone' | 'failed' | 'expired';
@@ -152,20 +153,33 @@ export function createNotificationQueue(database: ServiceDatabase, clock: Clock)
   // pending again after a restart, without a write (and an fsync) per claim.
   const sending = new Set<string>();
   const keyOf = (notificationId: string, deviceId: string): string => `${notificationId}/${deviceId}`;
+  // A delivery whose TTL ran out while it waited (downtime, a long Retry-After) is not sent:
+  // the push service would drop it, or worse, show it late.
+  const expire = database.transaction((rows: readonly { notification_id: string; device_id: string; tries: number }[], now: number) => {
+    for (const row of rows) updateDelivery.run('expired', row.tries, now, null, 'TTL elapsed before sending', now, row.notification_id, row.device_id);
+  });
   const claim = (limit: number): ClaimedDelivery[] => {
-    const rows = due.all(clock.now(), limit + sending.size).filter((row) => !sending.has(keyOf(row.notification_id, row.device_id)));
-    return rows.slice(0, limit).map((row) => {
-      sending.add(keyOf(row.notification_id, row.device_id));
-      return {
-        notificationId: row.notification_id,
-        deviceId: row.device_id,
-        tries: row.tries,
-        payload: row.payload,
-        ttlSeconds: row.ttl_seconds,
-        createdAt: row.created_at,
-        device: row.endpoint === null ? null : { endpoint: row.endpoint, p256dh: row.p256dh as string, auth: row.auth as string },
-      };
-    });
+    const claimed: ClaimedDelivery[] = [];
+    for (;;) {
+      const now = clock.now();
+      const rows = due.all(now, limit - claimed.length + sending.size).filter((row) => !sending.has(keyOf(row.notification_id, row.device_id)));
+      const expired = rows.filter((row) => remainingTtlSeconds({ createdAt: row.created_at, ttlSeconds: row.ttl_seconds }, now) === 0);
+      for (const row of rows.filter((candidate) => !expired.includes(candidate)).slice(0, limit - claimed.length)) {
+        sending.add(keyOf(row.notification_id, row.device_id));
+        claimed.push({
+          notificationId: row.notification_id,
+          deviceId: row.device_id,
+          tries: row.tries,
+          payload: row.payload,
+          ttlSeconds: row.ttl_seconds,
+          createdAt: row.created_at,
+          device: row.endpoint === null ? null : { endpoint: row.endpoint, p256dh: row.p256dh as string, auth: row.auth as string },
+        });
+      }
+      // Expired rows left the due set; look again for what they crowded out.
+      if (expired.length === 0 || claimed.length >= limit) return claimed;
+      expire(expired, now);
+    }
   };
   const record = database.transaction((outcomes: readonly DeliveryOutcome[]) => {
     const now = clock.now();

@@ -1,3 +1,5 @@
+import { isVapidSubject } from './vapid-subject.ts';
+
 /** One Interface A key and its plan (decisions.md, "Plan limits"). */
 export interface OtpKeyConfig {
   key: string;
@@ -144,7 +146,7 @@ export function parseServiceConfig(value: unknown): ServiceConfig {
       rateLimitPerMinute: optional(push, 'rateLimitPerMinute', 'push', isPositive, DEFAULTS.pushRateLimitPerMinute, 'a positive integer'),
       ttlSeconds: optional(push, 'ttlSeconds', 'push', isPositive, DEFAULTS.ttlSeconds, 'a positive integer'),
     },
-    vapid: { subject: optional(vapid, 'subject', 'vapid', (item): item is string => isString(item) && /^(mailto:|https:)/.test(item), DEFAULTS.vapidSubject, 'a mailto: or https: URL') },
+    vapid: { subject: optional(vapid, 'subject', 'vapid', isVapidSubject, DEFAULTS.vapidSubject, 'a mailto: or https: URL') },
   };
   const keys = [
     ...config.otp.keys.map((key) => key.key),

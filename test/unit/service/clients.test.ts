@@ -32,8 +32,9 @@ const refused = () => Object.assign(new TypeError('fetch failed'), { cause: Obje
 const reset = () => Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });
 
 describe('typed clients with a scripted service', () => {
-  it('retries 429 after Retry-After and 5xx with backoff, then returns the typed result', async () => {
-    const script = scripted([json(429, { error: 'rate_limited', message: 'slow', retryAfter: 2 }, { 'retry-after': '2' }), json(503, {}), json(202, { jobId: 'j1', accepted: true })]);
+  it('retries 429 after Retry-After and 503 with Retry-After with backoff, then returns the typed result', async () => {
+    // send-otp is not idempotent: a 503 is retried only when the service itself asks (Retry-After).
+    const script = scripted([json(429, { error: 'rate_limited', message: 'slow', retryAfter: 2 }, { 'retry-after': '2' }), json(503, {}, { 'retry-after': '0' }), json(202, { jobId: 'j1', accepted: true })]);
     const otp = createOtpClient({ baseUrl: 'http://otp.test', apiKey: 'otp_k', ...script, random: () => 0, retryBaseMs: 100 });
     expect(await otp.sendOtp({ number: '+14155552671', message: 'code' })).toEqual({ jobId: 'j1', accepted: true });
     expect(script.waits).toEqual([2000, 100]);
@@ -70,7 +71,9 @@ describe('typed clients with a scripted service', () => {
   it('gives up with the last error when the deadline passes', async () => {
     const script = scripted(Array.from({ length: 20 }, () => json(502, { error: 'internal_error', message: 'down' })));
     const push = createNotificationClient({ baseUrl: 'http://push.test', apiKey: 'k', ...script, deadlineMs: 3000, retryBaseMs: 200, random: () => 0.5 });
-    await expect(push.sendNotification({ recipientId: 'r', title: 't', body: 'b' })).rejects.toMatchObject({ status: 502, code: 'internal_error' });
+    // Register, which is idempotent, is retried after a 502 (a send would not be, see call-service.test.ts).
+    const register = { recipientId: 'r', platform: 'web', deviceTransport: 'web_push', webPush: { endpoint: 'https://p/1', keys: createBrowserKeys() }, metadata: {} } as const;
+    await expect(push.registerSubscriber(register)).rejects.toMatchObject({ status: 502, code: 'internal_error' });
     expect(script.waits.reduce((sum, wait) => sum + wait, 0)).toBeLessThan(3000);
     expect(script.calls.length).toBeGreaterThan(2);
   });

@@ -62,6 +62,16 @@ describe('hostile input', () => {
     if (declaredHuge) expect(declaredHuge.status).toBeLessThan(500);
   });
 
+  it('answers paths that are no URL path (GET //, GET //a:b@) with 404 not_found, not 500', async () => {
+    // `//x/v1/send` is a path, not the host x: it must not reach the send route.
+    for (const path of ['//', '//a:b@', '//a:b@/v1/send', '///', '//x/v1/send']) {
+      for (const method of ['GET', 'POST']) {
+        const response = await fetch(service.url + path, { method, ...(method === 'GET' ? {} : { body: '{}' }) });
+        expect([response.status, ((await response.json()) as { error: string }).error], `${method} ${path}`).toEqual([404, 'not_found']);
+      }
+    }
+  });
+
   it('answers bodies over 16 KiB with 413 payload_too_large on both interfaces', async () => {
     for (const route of ['/api/send-otp', '/v1/send', '/v1/subscribers/register']) {
       const response = await fetch(service.url + route, { method: 'POST', headers: { 'x-api-key': 'sk_secret_key' }, body: JSON.stringify({ message: 'x'.repeat(17 * 1024) }) });
