@@ -1,19 +1,34 @@
-import { CHANNEL_NAME, createPushClient, isPushbridgeMessage, isPushError, type PushClient } from '../../src/index.ts';
+import { createPushClient, isPushError, type PushClient } from '../../src/index.ts';
+import { callBackend, showResult } from './backend-api.ts';
+import { startClickRouter } from './click-router.ts';
+import { byId, element } from './dom.ts';
+import { startEventLog } from './event-log.ts';
+import { createInboxPanel } from './inbox-panel.ts';
+import { startOtpPanel } from './otp-panel.ts';
+import { startSendPanel } from './send-panel.ts';
+import { renderStatus } from './status-panel.ts';
 
-const byId = <T extends HTMLElement>(id: string): T => {
-  const element = document.getElementById(id);
-  if (!element) throw new Error(`#${id} is missing from the page`);
-  return element as T;
-};
+interface PageConfig {
+  vapidPublicKey: string;
+  emulatedOtpInbox: boolean;
+  templates: string[];
+  examplePhoneNumber: string;
+}
 
+const RECIPIENT_KEY = 'pushbridge-demo:recipient';
 const recipient = byId<HTMLInputElement>('recipient');
-const stateOutput = byId<HTMLOutputElement>('state');
 const enableResult = byId<HTMLOutputElement>('enable-result');
-const sendResult = byId<HTMLOutputElement>('send-result');
-const events = byId<HTMLUListElement>('events');
 
-const config = (await (await fetch('/api/config')).json()) as { vapidPublicKey: string };
+const configAnswer = await callBackend<PageConfig>('GET', '/api/config');
+if (!configAnswer.ok) {
+  showResult(enableResult, 'error', `The backend is not answering: ${configAnswer.failure.message}`);
+  throw new Error(configAnswer.failure.message);
+}
+const config = configAnswer.value;
 
+// The demo has no sign-in: the recipient is remembered per browser, so that a reload or a second
+// tab is the same user and the client's sync does not see a user switch.
+recipient.value = localStorage.getItem(RECIPIENT_KEY) ?? 'demo-user';
 const recipientId = (): string => recipient.value.trim() || 'demo-user';
 const push: PushClient = createPushClient({
   vapidPublicKey: config.vapidPublicKey,
@@ -21,55 +36,62 @@ const push: PushClient = createPushClient({
   register: { url: '/api/push/register' },
   recipientId: recipientId(),
 });
-push.onStateChange((state) => {
-  stateOutput.value = state;
-});
 
 function showError(error: unknown): void {
-  const cause = error instanceof Error && error.cause !== undefined ? ` (${String(error.cause)})` : '';
-  enableResult.value = isPushError(error) ? `${error.code}: ${error.message}${cause}` : String(error);
+  if (isPushError(error)) {
+    const advice: Partial<Record<string, string>> = {
+      'permission-denied': 'Notifications are blocked for this site. Allow them in the site settings, then try again.',
+      'permission-dismissed': 'The permission prompt was closed. Click Enable notifications to ask again.',
+      'needs-install': 'On iPhone and iPad, add the demo to the home screen first.',
+      unsupported: 'This browser has no Web Push.',
+    };
+    const detail = error.backendCode ? ` (${error.status ?? ''} ${error.backendCode})` : '';
+    showResult(enableResult, 'error', `${error.code}: ${advice[error.code] ?? error.message}${detail}`);
+  } else showResult(enableResult, 'error', String(error));
 }
+
+function useRecipient(): Promise<void> {
+  localStorage.setItem(RECIPIENT_KEY, recipientId());
+  return push.setRecipient(recipientId());
+}
+
+push.onStateChange(renderStatus);
+void push.sync().then(renderStatus, showError);
 
 byId<HTMLButtonElement>('enable').addEventListener('click', () => {
   // The field may not have fired 'change' yet; the id is taken at once, the prompt stays in this gesture.
-  push.setRecipient(recipientId()).catch(showError);
-  push.subscribe().then((result) => {
-    enableResult.value = `Registered device ${result.deviceId}`;
+  useRecipient().catch(showError);
+  showResult(enableResult, 'busy', 'Asking for permission…');
+  push.subscribe().then((result) => showResult(enableResult, 'ok', `Registered device ${result.deviceId}`), showError);
+});
+
+byId<HTMLButtonElement>('disable').addEventListener('click', () => {
+  push.unsubscribe().then(() => showResult(enableResult, 'ok', 'Notifications are off for this browser.'), showError);
+});
+
+byId<HTMLButtonElement>('switch-user').addEventListener('click', () => {
+  showResult(enableResult, 'busy', `Switching to ${recipientId()}…`);
+  useRecipient().then(async () => {
+    const state = await push.sync();
+    showResult(enableResult, 'ok', state === 'subscribed' ? `This browser now receives ${recipientId()}'s notifications.` : `Now ${recipientId()}. Enable notifications to receive theirs.`);
   }, showError);
 });
 
-byId<HTMLFormElement>('send').addEventListener('submit', (event) => {
-  event.preventDefault();
-  const form = new FormData(event.target as HTMLFormElement);
-  sendResult.value = 'Sending…';
-  fetch('/api/push/send', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      recipientId: recipientId(),
-      title: form.get('title'),
-      body: form.get('body'),
-      data: { url: String(form.get('url') || '/') },
-    }),
-  })
-    .then(async (response) => {
-      const answer = (await response.json()) as { notificationId?: string; error?: string; message?: string };
-      sendResult.value = response.ok ? `Queued ${answer.notificationId}` : `${response.status} ${answer.error}: ${answer.message}`;
-    })
-    .catch((error: unknown) => {
-      sendResult.value = `Could not reach the backend: ${String(error)}`;
-    });
+// Other tabs may switch user: follow them, so every tab shows the same recipient.
+addEventListener('storage', (event) => {
+  if (event.key === RECIPIENT_KEY && event.newValue !== null && event.newValue !== recipient.value) {
+    recipient.value = event.newValue;
+    push.setRecipient(event.newValue).catch(showError);
+  }
 });
 
-new BroadcastChannel(CHANNEL_NAME).addEventListener('message', (event: MessageEvent<unknown>) => {
-  if (!isPushbridgeMessage(event.data)) return;
-  if (event.data.type !== 'notification' && event.data.type !== 'click') return;
-  const item = document.createElement('li');
-  item.textContent = event.data.type === 'notification' ? `shown: ${event.data.title}` : `clicked: ${event.data.url}`;
-  item.dataset.type = event.data.type;
-  events.prepend(item);
-});
+const templates = byId<HTMLDataListElement>('templates');
+templates.replaceChildren(...config.templates.map((id) => Object.assign(element('option'), { value: id })));
 
-recipient.addEventListener('change', () => {
-  push.setRecipient(recipientId()).catch(showError);
-});
+const inbox = createInboxPanel(push);
+push.on('inbox', () => void inbox.refresh());
+void inbox.refresh();
+startEventLog(push);
+startClickRouter(push, byId<HTMLUListElement>('events'));
+startSendPanel(recipientId);
+startOtpPanel({ emulatedInbox: config.emulatedOtpInbox, examplePhoneNumber: config.examplePhoneNumber });

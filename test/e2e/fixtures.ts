@@ -10,14 +10,17 @@ import { browserPath } from '../support/browsers.ts';
 import { startClientBackend, type ClientBackend } from '../support/client-backend.ts';
 import { startFakeGcm, type FakeGcm } from '../support/fake-gcm.ts';
 import { startFakeNotificationDaemon, type FakeNotificationDaemon } from '../support/fake-notification-daemon.ts';
-import { startLocalPushService, type LocalPushService } from '../support/local-push-service.ts';
+import { startLocalPushService, type LocalPushService } from '../../demo/local-push/local-push-service.ts';
 
 // Chromium as root, offline: no sandbox, and nothing that phones home.
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 
+/** The demo with its local service (the tests never use the hosted one). */
+export type LocalDemo = Demo & { service: Service };
+
 interface WorkerFixtures {
   /** The demo (local service, backend, page), one per Playwright worker. */
-  demo: Demo;
+  demo: LocalDemo;
   fakeGcm: FakeGcm;
   notificationDaemon: FakeNotificationDaemon;
   /** test/e2e/client-app built with Vite: the browser package as an app uses it. */
@@ -79,8 +82,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   demo: [
     async ({}, use) => {
       const dataDir = temporaryDir('pushbridge-data-');
-      const demo = await startDemo({ dataDir });
-      await use(demo);
+      // An empty env: a developer's PUSH_BASE_URL must not send the tests to the hosted service.
+      const demo = await startDemo({ dataDir, env: {} });
+      if (!demo.service) throw new Error('The demo started without its local service.');
+      await use(demo as LocalDemo);
       await demo.close();
       rmSync(dataDir, { recursive: true, force: true });
     },

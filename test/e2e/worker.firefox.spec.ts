@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import webpush from 'web-push';
-import type { LocalPushService } from '../support/local-push-service.ts';
+import type { LocalPushService } from '../../demo/local-push/local-push-service.ts';
 import { sendWebPush } from './worker-app/send-web-push.ts';
 import type { WorkerApp } from './worker-app/worker-app-server.ts';
 import { expect, openApp, test } from './worker-fixtures.ts';

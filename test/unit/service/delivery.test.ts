@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createService, type DeliveryOptions, type Service } from '../../../demo/service/create-service.ts';
 import { startTestPushEndpoint, type TestPushEndpoint } from '../../support/test-push-endpoint.ts';
-import { verifyVapid } from '../../support/verify-vapid.ts';
+import { verifyVapid } from '../../../demo/local-push/verify-vapid.ts';
 import { get, post, temporaryDataDir } from './http-call.ts';
 
 const KEY = 'sk_delivery';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createService, type Service } from '../../../demo/service/create-service.ts';
-import { verifyVapid } from '../../support/verify-vapid.ts';
+import { verifyVapid } from '../../../demo/local-push/verify-vapid.ts';
 
 const KEY = 'sk_test_key';
 let service: Service;

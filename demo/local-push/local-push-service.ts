@@ -37,6 +37,12 @@ export interface LocalPushService {
   close(): Promise<void>;
 }
 
+/** Options of {@link startLocalPushService}. */
+export interface LocalPushServiceOptions {
+  /** Port on 127.0.0.1; 0 (a free one) by default. A fixed port lets a browser profile keep its `dom.push.serverURL`. */
+  port?: number;
+}
+
 interface Channel {
   key: string | null;
   uaid: string;
@@ -48,7 +54,7 @@ interface Channel {
  * (`POST /wpush/v1/<channelID>`, VAPID checked, 201 with Location). Messages are relayed still
  * encrypted: Firefox decrypts them itself.
  */
-export async function startLocalPushService(): Promise<LocalPushService> {
+export async function startLocalPushService(options: LocalPushServiceOptions = {}): Promise<LocalPushService> {
   const channels = new Map<string, Channel>();
   const forwarded: ForwardedMessage[] = [];
   const rejections: { status: number; why: string }[] = [];
@@ -66,7 +72,10 @@ export async function startLocalPushService(): Promise<LocalPushService> {
     // Firefox asks for this subprotocol and drops the connection unless it is echoed.
     handleProtocols: (protocols) => (protocols.has('push-notification') ? 'push-notification' : false),
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
   const port = (server.address() as AddressInfo).port;
   const endpointOrigin = `http://127.0.0.1:${port}`;
 
