@@ -1,3 +1,4 @@
+import { META_KEY } from './meta-key.js';
 import type { ParsedPush } from './payload.js';
 
 /** What pushbridge keeps on a notification it showed, read back at click and close time. */
@@ -5,14 +6,12 @@ export interface NotificationMeta {
   notificationId: string | null;
   /** The payload's `data`, as the app sent it. */
   data: Record<string, string>;
-  /** URL of each action button that has one, by action key. */
+  /** URL of each action button that has one, by action key; read with `Object.hasOwn`. */
   actionUrls: Record<string, string>;
 }
 
 /** Marks our notifications (and carries the notificationId) when the payload gives no tag. */
 const TAG_PREFIX = 'pushbridge:';
-/** Carries the bookkeeping the tag cannot: the id beside a custom tag, action URLs. */
-const META_KEY = '__pushbridge';
 
 /**
  * The options to show a parsed push with. The app's `data` stays as it was sent (pages read it
@@ -62,12 +61,17 @@ export function readNotification(notification: Notification): NotificationMeta |
   if (typeof metaText === 'string') {
     try {
       const meta = JSON.parse(metaText) as { id?: unknown; urls?: unknown };
-      const urls = typeof meta.urls === 'object' && meta.urls !== null ? (meta.urls as Record<string, string>) : {};
+      // Own string values only, on an object without a prototype: an action named `constructor`
+      // or `toString` must find nothing rather than Object.prototype's functions.
+      const urls: Record<string, string> = Object.create(null) as Record<string, string>;
+      if (typeof meta.urls === 'object' && meta.urls !== null) {
+        for (const [action, url] of Object.entries(meta.urls)) if (typeof url === 'string') urls[action] = url;
+      }
       return { notificationId: typeof meta.id === 'string' ? meta.id : null, data, actionUrls: urls };
     } catch {
       return null;
     }
   }
   const tag = notification.tag ?? '';
-  return tag.startsWith(TAG_PREFIX) ? { notificationId: tag.slice(TAG_PREFIX.length), data, actionUrls: {} } : null;
+  return tag.startsWith(TAG_PREFIX) ? { notificationId: tag.slice(TAG_PREFIX.length), data, actionUrls: Object.create(null) as Record<string, string> } : null;
 }

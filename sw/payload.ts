@@ -1,3 +1,4 @@
+import { META_KEY } from './meta-key.js';
 import type { NotificationDefaults } from './worker-options.js';
 
 /** A button of a notification, with the URL a click on it goes to (resolved at click time). */
@@ -15,7 +16,10 @@ export interface ParsedPush {
   channel: 'push' | 'in_app';
   title: string;
   body: string;
-  /** The payload's `data`, string values only; a flat shape's `url` / `click_action` lands in `url`. */
+  /**
+   * The payload's `data`, string values only, without the reserved `__pushbridge` key (where the
+   * worker keeps its own bookkeeping); a flat shape's `url` / `click_action` lands in `url`.
+   */
   data: Record<string, string>;
   /** Display options other than body, data and actions. */
   display: NotificationOptions;
@@ -65,7 +69,9 @@ export function parsePush(payload: string | null, options: PayloadOptions = {}):
   // FCM's legacy shape keeps display fields under `notification`.
   const fields: Fields = isFields(root.notification) ? { ...root, ...root.notification } : root;
   const data: Record<string, string> = {};
-  if (isFields(fields.data)) for (const [key, item] of Object.entries(fields.data)) if (typeof item === 'string') data[key] = item;
+  if (isFields(fields.data)) {
+    for (const [key, item] of Object.entries(fields.data)) if (typeof item === 'string' && key !== META_KEY) data[key] = item;
+  }
   const flatUrl = text(fields.url) ?? text(fields.click_action);
   if (data.url === undefined && flatUrl !== undefined) data.url = flatUrl;
 

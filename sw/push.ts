@@ -37,15 +37,23 @@ async function deliver(parsed: ParsedPush, options: WorkerOptions): Promise<void
   const { notificationId, channel, title, body, data } = parsed;
   let shown = true;
   let stored: Promise<void> | undefined;
-  if (channel === 'in_app') {
-    const item: InboxItem = { notificationId: notificationId ?? crypto.randomUUID(), title, body, data, receivedAt: Date.now(), readAt: null };
-    stored = storeInboxItem(item);
-    const windows = await scope.clients.matchAll({ type: 'window', includeUncontrolled: true });
-    shown = !windows.some((client) => client.visibilityState === 'visible');
+  try {
+    if (channel === 'in_app') {
+      const item: InboxItem = { notificationId: notificationId ?? crypto.randomUUID(), title, body, data, receivedAt: Date.now(), readAt: null };
+      stored = storeInboxItem(item);
+      // Awaited below or in `finally`; this only keeps an early failure from being reported as unhandled.
+      stored.catch(() => undefined);
+      // When the windows cannot be listed, show it: every push must show something.
+      const windows = await scope.clients.matchAll({ type: 'window', includeUncontrolled: true }).catch(() => []);
+      shown = !windows.some((client) => client.visibilityState === 'visible');
+    }
+    if (shown) await show(scope.registration, parsed);
+    broadcast({ pushbridge: 1, type: 'notification', notificationId, channel, title, body, data, shown });
+    await Promise.all([stored, notificationId === null ? undefined : recordEvent({ type: 'delivered', notificationId, at: Date.now() }, options)]);
+  } finally {
+    // If showing failed, the inbox write still finishes inside waitUntil.
+    await Promise.allSettled([stored]);
   }
-  if (shown) await show(scope.registration, parsed);
-  broadcast({ pushbridge: 1, type: 'notification', notificationId, channel, title, body, data, shown });
-  await Promise.all([stored, notificationId === null ? undefined : recordEvent({ type: 'delivered', notificationId, at: Date.now() }, options)]);
 }
 
 async function storeInboxItem(item: InboxItem): Promise<void> {

@@ -4,8 +4,16 @@ import { flushEvents } from './flush-events.js';
 import type { WorkerOptions } from './worker-options.js';
 
 /**
- * Keep one delivered / clicked / dismissed event: write it to the IndexedDB outbox first (so a
- * stopped worker loses nothing), tell the open windows, then try to report the outbox.
+ * Most events the outbox keeps while `reportUrl` is unreachable; beyond it the oldest are
+ * dropped, so that a report endpoint that stays down cannot fill the origin's storage.
+ */
+export const OUTBOX_LIMIT = 1000;
+
+/**
+ * Keep one delivered / clicked / dismissed event. With `reportUrl`: write it to the IndexedDB
+ * outbox first (so a stopped worker loses nothing; at most {@link OUTBOX_LIMIT} events, the oldest
+ * dropped first), tell the open windows, then try to report the outbox. Without `reportUrl` nothing
+ * would ever empty the outbox, so the event is only posted to the windows.
  *
  * @example
  * ```ts
@@ -13,9 +21,21 @@ import type { WorkerOptions } from './worker-options.js';
  * ```
  */
 export async function recordEvent(event: OutboxEvent, options: WorkerOptions): Promise<void> {
+  if (!options.reportUrl) {
+    broadcast({ pushbridge: 1, type: 'event', event });
+    return;
+  }
   const db = await openPushbridgeDb();
   try {
-    event.id = await db.add('events', event);
+    const tx = db.transaction('events', 'readwrite');
+    event.id = await tx.store.add(event);
+    const excess = (await tx.store.count()) - OUTBOX_LIMIT;
+    if (excess > 0) {
+      // Keys grow with each add, so the first keys are the oldest events.
+      const oldest = await tx.store.getAllKeys(undefined, excess);
+      await Promise.all(oldest.map((key) => tx.store.delete(key)));
+    }
+    await tx.done;
   } finally {
     db.close();
   }

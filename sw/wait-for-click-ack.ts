@@ -2,12 +2,14 @@ import { CHANNEL_NAME, isPushbridgeMessage } from '../src/common/messages.js';
 
 /**
  * Resolve true when a window answers `click-ack` for `clickId` on the shared channel, false after
- * `timeoutMs`. Start it before posting the click, so that a fast answer is not missed.
+ * `timeoutMs`. Start it before posting the click, so that a fast answer is not missed. A
+ * BroadcastChannel does not name the sender: the ack is tied to the window because the click
+ * (and its random `clickId`) was posted to that window alone.
  *
  * @example
  * ```ts
- * const acked = waitForClickAck(clickId, 1000);
- * broadcast(click);
+ * const acked = waitForClickAck(click.clickId, 1000);
+ * client.postMessage(click);
  * if (!(await acked)) await client.navigate(url);
  * ```
  */

@@ -42,14 +42,18 @@ export interface WorkerOptions {
   foreignPushes?: 'show' | 'leave';
   /** Default `'focus-or-open'`. */
   clickMode?: ClickMode;
-  /** How long a window has to answer `click-ack` before it is navigated. Default 1000 ms. */
+  /** How long the window told of a click has to answer `click-ack` before it is navigated. Default 1000 ms. */
   clickAckTimeoutMs?: number;
   /**
    * Where delivered / clicked / dismissed events are POSTed as `{"events": [...]}`; resolved
-   * against the worker's location. Without it, events stay in the IndexedDB outbox for the page.
+   * against the worker's location. Events wait in the IndexedDB outbox (at most 1000) until it
+   * answers. Without it, events are only posted to the windows and nothing is stored.
    */
   reportUrl?: string;
-  /** Bound of each request the worker makes (report, re-registration). Default 10 000 ms. */
+  /**
+   * Bound of each request the worker makes (report, re-registration) and of its wait for the
+   * subscription lock after `pushsubscriptionchange`. Default 10 000 ms.
+   */
   timeoutMs?: number;
   /** The `fetch` to use; defaults to the worker's. */
   fetch?: typeof fetch;

@@ -9,8 +9,9 @@ export const CHANNEL_NAME = 'pushbridge';
  * so that other code on the same channel or worker can tell them apart.
  * - `notification` (worker → windows): a push arrived and was shown or stored; `shown` is false
  *   when an `in_app` item went to the inbox only, because a window of the app was visible;
- * - `click` (worker → windows): a notification was clicked; a window that routes it answers
- *   `click-ack` with the same `clickId`;
+ * - `click` (worker → the one window it brought forward, by `client.postMessage`): a notification
+ *   was clicked; that window, if it routes the click itself, answers `click-ack` with the same
+ *   `clickId` on the channel;
  * - `inbox` (worker → windows): an in-app item was stored;
  * - `event` (worker → windows): a delivered / clicked / dismissed event;
  * - `state` (tab → tabs): the push state changed;

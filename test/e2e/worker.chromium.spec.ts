@@ -118,7 +118,9 @@ test('open-new: a real click opens a new window even when one is at the URL', as
 });
 
 test('an action button goes to its own URL and reports its action', async ({ chromiumContext, workerApp, notificationDaemon }) => {
-  const setup = await setUp(chromiumContext, workerApp);
+  // The outbox keeps events only with a reportUrl; the endpoint is down so that they stay there.
+  workerApp.setReportUp(false);
+  const setup = await setUp(chromiumContext, workerApp, '?reportUrl=/api/events');
   await chromiumContext.newPage(); // keeps the browser open once the app's page is closed
   const actions = [
     { action: 'track', title: 'Track parcel', url: '/track/12' },

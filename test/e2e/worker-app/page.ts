@@ -8,7 +8,8 @@ const waiters: { test: (m: PushbridgeMessage) => boolean; resolve: (m: Pushbridg
 const spa = new URLSearchParams(location.search).has('spa');
 const channel = new BroadcastChannel(CHANNEL_NAME);
 
-channel.onmessage = (event: MessageEvent<unknown>) => {
+// The worker posts `click` to this window alone (navigator.serviceWorker); the rest comes on the channel.
+const receive = (event: MessageEvent<unknown>): void => {
   const message = event.data;
   if (!isPushbridgeMessage(message)) return;
   messages.push(message);
@@ -22,6 +23,8 @@ channel.onmessage = (event: MessageEvent<unknown>) => {
     waiter.resolve(message);
   }
 };
+channel.onmessage = receive;
+navigator.serviceWorker.addEventListener('message', receive);
 
 /** What test-sw.js reports on its `probe` channel: push→shown times and uncaught errors. */
 const probes: { type: 'shown' | 'error'; ms?: number; message?: string; title?: string }[] = [];

@@ -8,8 +8,10 @@ import { describe, expect, it } from 'vitest';
 // Issue 5 asked for 3 KiB and 3.5 KiB. Not met: idb alone is about 1.2 KiB of it, and the
 // worker carries the whole shared hand-off (postRegistration, PushError's messages, fingerprint)
 // for pushsubscriptionchange. The checks sit at the figures reached, so that growth fails here.
-const MODULE_BUDGET = 5300;
-const READY_MADE_BUDGET = 5450;
+// Raised from 5300 / 5450 (5232 / 5351 reached) for the review fixes: click routed to one window,
+// bounded lock wait with a pending record, capped outbox, shared subscribeWithKey (about +450 B).
+const MODULE_BUDGET = 5700;
+const READY_MADE_BUDGET = 5850;
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 

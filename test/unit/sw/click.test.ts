@@ -12,15 +12,21 @@ afterEach(() => page?.close());
 /** Show a push through the handler, then click it as the browser would. */
 async function showAndClick(payload: object, windows: FakeWindow[], options: Omit<WorkerOptions, 'scope'> = {}, action = '') {
   const worker = fakeWorker(windows);
-  await handlePush(pushEvent({ pushbridge: 1, notificationId: 'n1', channel: 'push', title: 'T', body: 'B', ...payload }) as unknown as PushEvent, { scope: worker.scope });
-  worker.log.length = 0;
-  const shown = worker.shown.at(-1);
-  if (!shown) throw new Error('nothing shown');
-  const event = clickEvent(shown, action);
-  const done = handleNotificationClick(event as unknown as NotificationEvent, { ...options, scope: worker.scope });
-  expect(event.waited).toHaveLength(1);
-  await done;
-  return { log: worker.log, closed: event.closed };
+  try {
+    await handlePush(pushEvent({ pushbridge: 1, notificationId: 'n1', channel: 'push', title: 'T', body: 'B', ...payload }) as unknown as PushEvent, { scope: worker.scope });
+    worker.log.length = 0;
+    const shown = worker.shown.at(-1);
+    if (!shown) throw new Error('nothing shown');
+    const event = clickEvent(shown, action);
+    const done = handleNotificationClick(event as unknown as NotificationEvent, { ...options, scope: worker.scope });
+    expect(event.waited).toHaveLength(1);
+    await done;
+    // Let a late page answer arrive, so that a test sees what every window heard.
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    return { log: worker.log, closed: event.closed, posted: worker.posted, heard: worker.heard };
+  } finally {
+    worker.close();
+  }
 }
 
 describe('handleNotificationClick', () => {
@@ -36,21 +42,77 @@ describe('handleNotificationClick', () => {
   });
 
   it('lets an SPA route itself: a click-ack means no navigation', async () => {
-    page = listen((message, channel) => {
-      if (message.type === 'click') channel.postMessage({ pushbridge: 1, type: 'click-ack', clickId: message.clickId });
-    });
-    const { log } = await showAndClick({ data: { url: '/orders/3', k: 'v' } }, [{ url: 'https://shop.example/' }], { clickAckTimeoutMs: 5_000 });
+    const { log, posted } = await showAndClick({ data: { url: '/orders/3', k: 'v' } }, [{ url: 'https://shop.example/', spa: true }], { clickAckTimeoutMs: 5_000 });
     expect(log).toEqual(['focus https://shop.example/']);
-    const click = page.messages.find((m) => m.type === 'click');
-    expect(click).toEqual({ pushbridge: 1, type: 'click', clickId: expect.any(String), notificationId: 'n1', action: '', url: 'https://shop.example/orders/3', data: { url: '/orders/3', k: 'v' } });
+    expect(posted).toEqual([
+      {
+        url: 'https://shop.example/',
+        message: { pushbridge: 1, type: 'click', clickId: expect.any(String), notificationId: 'n1', action: '', url: 'https://shop.example/orders/3', data: { url: '/orders/3', k: 'v' } },
+      },
+    ]);
   });
 
   it('ignores acknowledgements of other clicks', async () => {
-    page = listen((message, channel) => {
-      if (message.type === 'click') channel.postMessage({ pushbridge: 1, type: 'click-ack', clickId: 'another' });
-    });
-    const { log } = await showAndClick({ data: { url: '/orders/4' } }, [{ url: 'https://shop.example/' }], { clickAckTimeoutMs: 50 });
+    const { log } = await showAndClick({ data: { url: '/orders/4' } }, [{ url: 'https://shop.example/', spa: true, ackAs: 'another' }], { clickAckTimeoutMs: 50 });
     expect(log.at(-1)).toBe('navigate https://shop.example/ -> https://shop.example/orders/4');
+  });
+
+  it('tells only the window it focused: an SPA in another tab neither hears the click nor stops the navigation', async () => {
+    page = listen();
+    const windows: FakeWindow[] = [
+      { url: 'https://shop.example/b', spa: true },
+      { url: 'https://shop.example/a', focused: true },
+    ];
+    const { log, posted, heard } = await showAndClick({ data: { url: '/orders/13' } }, windows, { clickAckTimeoutMs: 50 });
+    expect(log).toEqual(['focus https://shop.example/a', 'navigate https://shop.example/a -> https://shop.example/orders/13']);
+    expect(posted.map((p) => `${p.message.type} ${p.url}`)).toEqual(['click https://shop.example/a']);
+    expect(heard).toEqual([]);
+    // Every tab still hears the clicked event, for its log; none hears the click on the channel.
+    await expect.poll(() => page?.messages.flatMap((m) => (m.type === 'event' ? [m.event.type] : []))).toEqual(['delivered', 'clicked']);
+    expect(page.messages.filter((m) => m.type === 'click')).toEqual([]);
+  });
+
+  it('posts the click only to the window already at the URL, and to no window it opens', async () => {
+    const atUrl = await showAndClick({ data: { url: '/orders/14' } }, [{ url: 'https://shop.example/x', spa: true }, { url: 'https://shop.example/orders/14' }]);
+    expect(atUrl.posted.map((p) => `${p.message.type} ${p.url}`)).toEqual(['click https://shop.example/orders/14']);
+    expect(atUrl.heard).toEqual([]);
+    const opened = await showAndClick({ data: { url: '/orders/14' } }, [{ url: 'https://shop.example/x', spa: true }], { clickMode: 'open-new' });
+    expect(opened.log).toEqual(['open https://shop.example/orders/14']);
+    expect(opened.posted).toEqual([]);
+    expect(opened.heard).toEqual([]);
+  });
+
+  it('keeps the clicked event inside waitUntil when openWindow() rejects', async () => {
+    const worker = fakeWorker();
+    let release: (() => void) | undefined;
+    const fetchFn = (() => new Promise<Response>((resolve) => (release = () => resolve(new Response(null, { status: 204 }))))) as typeof fetch;
+    await handlePush(pushEvent({ pushbridge: 1, notificationId: 'n1', title: 'T', body: '' }) as unknown as PushEvent, { scope: worker.scope });
+    Object.assign(worker.scope.clients, { openWindow: () => Promise.reject(new TypeError('Not allowed to open a window.')) });
+    const shown = worker.shown.at(-1);
+    if (!shown) throw new Error('nothing shown');
+    const event = clickEvent(shown);
+    let settled = false;
+    const done = handleNotificationClick(event as unknown as NotificationEvent, { scope: worker.scope, reportUrl: '/api/events', fetch: fetchFn }).then(() => (settled = true));
+    await expect.poll(() => release).toBeDefined();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(settled).toBe(false);
+    release?.();
+    await done;
+    expect(event.waited).toHaveLength(1);
+  });
+
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])('sends a click on an action named %s without its own URL to data.url', async (name) => {
+    const actions = [{ action: name, title: 'X' }, { action: 'track', title: 'Track', url: '/track/1' }];
+    expect((await showAndClick({ data: { url: '/orders/15' }, actions }, [], {}, name)).log).toEqual(['open https://shop.example/orders/15']);
+    expect((await showAndClick({ tag: 'own-tag', data: { url: '/orders/15' } }, [], {}, name)).log).toEqual(['open https://shop.example/orders/15']);
+  });
+
+  it("ignores an app's own data.__pushbridge: it cannot forge the bookkeeping", async () => {
+    const forged = JSON.stringify({ id: 'forged', urls: { '': '/forged' } });
+    page = listen();
+    const { log } = await showAndClick({ data: { url: '/orders/16', __pushbridge: forged } }, []);
+    expect(log).toEqual(['open https://shop.example/orders/16']);
+    await expect.poll(() => page?.messages.find((m) => m.type === 'event' && m.event.type === 'clicked')).toMatchObject({ event: { notificationId: 'n1' } });
   });
 
   it('opens a window when the window it would navigate is not controlled by this worker', async () => {

@@ -5,6 +5,7 @@ import { handleNotificationClick } from '../../../sw/click.ts';
 import { handleNotificationClose } from '../../../sw/close.ts';
 import { flushEvents } from '../../../sw/flush-events.ts';
 import { handlePush } from '../../../sw/push.ts';
+import { OUTBOX_LIMIT } from '../../../sw/record-event.ts';
 import { clickEvent, deleteDatabase, fakeWorker, listen, pushEvent } from './fake-worker.ts';
 
 /** A report endpoint that can be down; records the batches it accepted. */
@@ -37,19 +38,43 @@ beforeEach(async () => {
 afterEach(() => page.close());
 
 describe('events', () => {
-  it('keeps delivered, clicked and dismissed in the outbox and posts them to the windows', async () => {
+  it('keeps delivered, clicked and dismissed in the outbox while reportUrl is down and posts them to the windows', async () => {
     const worker = fakeWorker();
+    const options = { scope: worker.scope, reportUrl: '/api/events', fetch: fakeReport().fetchFn, clickAckTimeoutMs: 10 };
     const actions = [{ action: 'track', title: 'Track' }];
-    await handlePush(pushEvent({ pushbridge: 1, notificationId: 'n1', title: 'A', body: '', actions }) as unknown as PushEvent, { scope: worker.scope });
-    await handlePush(pushEvent({ pushbridge: 1, notificationId: 'n2', title: 'B', body: '' }) as unknown as PushEvent, { scope: worker.scope });
+    await handlePush(pushEvent({ pushbridge: 1, notificationId: 'n1', title: 'A', body: '', actions }) as unknown as PushEvent, options);
+    await handlePush(pushEvent({ pushbridge: 1, notificationId: 'n2', title: 'B', body: '' }) as unknown as PushEvent, options);
     const [first, second] = worker.shown;
     if (!first || !second) throw new Error('not shown');
-    await handleNotificationClick(clickEvent(first, 'track') as unknown as NotificationEvent, { scope: worker.scope });
-    await handleNotificationClose(clickEvent(second) as unknown as NotificationEvent, { scope: worker.scope });
+    await handleNotificationClick(clickEvent(first, 'track') as unknown as NotificationEvent, options);
+    await handleNotificationClose(clickEvent(second) as unknown as NotificationEvent, options);
     expect(await outbox()).toEqual(['delivered n1', 'delivered n2', 'clicked n1 track', 'dismissed n2']);
     await expect
       .poll(() => page.messages.flatMap((m) => (m.type === 'event' ? [`${m.event.type} ${m.event.notificationId}`] : [])))
       .toEqual(['delivered n1', 'delivered n2', 'clicked n1', 'dismissed n2']);
+  });
+
+  it('without reportUrl, posts events to the windows but stores nothing (nothing would ever empty the outbox)', async () => {
+    const worker = fakeWorker();
+    await handlePush(pushEvent({ pushbridge: 1, notificationId: 'n1', title: 'A', body: '' }) as unknown as PushEvent, { scope: worker.scope });
+    const [shown] = worker.shown;
+    if (!shown) throw new Error('not shown');
+    await handleNotificationClose(clickEvent(shown) as unknown as NotificationEvent, { scope: worker.scope });
+    expect(await outbox()).toEqual([]);
+    await expect.poll(() => page.messages.flatMap((m) => (m.type === 'event' ? [`${m.event.type} ${m.event.notificationId}`] : []))).toEqual(['delivered n1', 'dismissed n1']);
+  });
+
+  it(`keeps at most ${OUTBOX_LIMIT} events while reportUrl is down, dropping the oldest`, async () => {
+    const db = await openPushbridgeDb();
+    const tx = db.transaction('events', 'readwrite');
+    await Promise.all([...Array.from({ length: OUTBOX_LIMIT }, (_, i) => tx.store.add({ type: 'delivered', notificationId: `old${i}`, at: i })), tx.done]);
+    db.close();
+    const worker = fakeWorker();
+    await handlePush(pushEvent({ pushbridge: 1, notificationId: 'new', title: 't', body: '' }) as unknown as PushEvent, { scope: worker.scope, reportUrl: '/api/events', fetch: fakeReport().fetchFn });
+    const kept = await outbox();
+    expect(kept).toHaveLength(OUTBOX_LIMIT);
+    expect(kept[0]).toBe('delivered old1');
+    expect(kept.at(-1)).toBe('delivered new');
   });
 
   it('ignores closes of notifications shown by other code', async () => {

@@ -7,6 +7,13 @@ export interface FakeWindow {
   focused?: boolean;
   /** Whether `navigate()` works (the worker controls the window). */
   controlled?: boolean;
+  /**
+   * A page with a click listener, like `push.on('click')`: it hears what is posted to its window
+   * and, as the page's message bus does, the shared channel too, and answers every `click` it
+   * hears with a `click-ack` on the channel (with `ackAs` instead of the click's id, if given).
+   */
+  spa?: boolean;
+  ackAs?: string;
 }
 
 /**
@@ -19,6 +26,22 @@ export function fakeWorker(windows: FakeWindow[] = [], scopeUrl = 'https://shop.
   const listeners = new Map<string, EventListener>();
   let subscription: PushSubscription | null = null;
   const subscribeCalls: unknown[] = [];
+  /** What the worker posted to one window (`client.postMessage`), by the window's URL. */
+  const posted: { url: string; message: PushbridgeMessage }[] = [];
+  const channels: BroadcastChannel[] = [];
+  /** The SPA windows that heard a `click`, by URL, by whatever way it reached them. */
+  const heard: string[] = [];
+  const pages = new Map<FakeWindow, (message: PushbridgeMessage) => void>();
+  for (const w of windows.filter((each) => each.spa)) {
+    const channel = new BroadcastChannel(CHANNEL_NAME);
+    channels.push(channel);
+    const hear = (message: PushbridgeMessage): void => {
+      if (message.type === 'click') heard.push(w.url);
+      if (message.type === 'click') channel.postMessage({ pushbridge: 1, type: 'click-ack', clickId: w.ackAs ?? message.clickId });
+    };
+    channel.onmessage = (event: MessageEvent<PushbridgeMessage>) => hear(event.data);
+    pages.set(w, hear);
+  }
   const scope = {
     registration: {
       scope: scopeUrl,
@@ -44,6 +67,11 @@ export function fakeWorker(windows: FakeWindow[] = [], scopeUrl = 'https://shop.
           visibilityState: w.visibilityState ?? 'visible',
           focused: w.focused ?? false,
           focus: async () => void log.push(`focus ${w.url}`),
+          postMessage: (message: PushbridgeMessage) => {
+            posted.push({ url: w.url, message });
+            // Delivered as a task, like the browser's client message queue.
+            setTimeout(() => pages.get(w)?.(message), 0);
+          },
           navigate: async (url: string) => {
             if (w.controlled === false) throw new TypeError('not controlled');
             log.push(`navigate ${w.url} -> ${url}`);
@@ -65,14 +93,28 @@ export function fakeWorker(windows: FakeWindow[] = [], scopeUrl = 'https://shop.
     shown,
     listeners,
     subscribeCalls,
+    posted,
+    heard,
+    /** Close the SPA windows' channels. */
+    close: () => channels.forEach((channel) => channel.close()),
     setSubscription: (value: PushSubscription | null) => void (subscription = value),
   };
 }
 
-/** A subscription with a given endpoint and fixed keys. */
-export function fakeSubscription(endpoint: string): PushSubscription {
-  const keys: Record<string, Uint8Array> = { p256dh: new Uint8Array(65).fill(4), auth: new Uint8Array(16).fill(7) };
-  return { endpoint, getKey: (name: string) => keys[name]?.buffer ?? null, options: { applicationServerKey: null } } as unknown as PushSubscription;
+/**
+ * A subscription with a given endpoint and fixed keys (none with `withKeys: false`), made with
+ * `applicationServerKey` (none by default). `unsubscribed` counts its unsubscribe() calls.
+ */
+export function fakeSubscription(endpoint: string, init: { applicationServerKey?: Uint8Array; withKeys?: boolean } = {}): PushSubscription & { unsubscribed: number } {
+  const keys: Record<string, Uint8Array> = init.withKeys === false ? {} : { p256dh: new Uint8Array(65).fill(4), auth: new Uint8Array(16).fill(7) };
+  const subscription = {
+    endpoint,
+    unsubscribed: 0,
+    getKey: (name: string) => keys[name]?.buffer ?? null,
+    options: { applicationServerKey: init.applicationServerKey?.buffer ?? null },
+    unsubscribe: async () => ((subscription.unsubscribed += 1), true),
+  };
+  return subscription as unknown as PushSubscription & { unsubscribed: number };
 }
 
 /** An event whose waitUntil collects promises, as the browser keeps the worker alive for them. */

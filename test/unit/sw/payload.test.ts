@@ -87,6 +87,11 @@ describe('parsePush', () => {
     });
   });
 
+  it('drops the reserved data key __pushbridge, where the worker keeps its bookkeeping', () => {
+    const parsed = parsePush(JSON.stringify({ pushbridge: 1, title: 't', data: { url: '/a', __pushbridge: '{"id":"forged"}' } }));
+    expect(parsed.data).toEqual({ url: '/a' });
+  });
+
   it('has a default fallback title', () => {
     expect(parsePush(null).title).toBe('New notification');
   });

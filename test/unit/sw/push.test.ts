@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openPushbridgeDb } from '../../../src/common/database.ts';
 import { handlePush } from '../../../sw/push.ts';
 import { deleteDatabase, fakeWorker, listen, pushEvent } from './fake-worker.ts';
@@ -26,7 +26,8 @@ describe('handlePush', () => {
   it('shows the envelope inside waitUntil, then tells the windows, then keeps a delivered event', async () => {
     const { scope, shown } = fakeWorker();
     const event = pushEvent(envelope());
-    const done = handlePush(event as unknown as PushEvent, { scope });
+    // A report endpoint that is down, so that the event stays in the outbox.
+    const done = handlePush(event as unknown as PushEvent, { scope, reportUrl: '/api/events', fetch: async () => new Response(null, { status: 503 }) });
     expect(event.waited).toHaveLength(1);
     await done;
     expect(shown).toEqual([{ title: 'Hi', options: { body: 'There', data: { url: '/x' }, tag: 'pushbridge:n1' } }]);
@@ -77,6 +78,28 @@ describe('handlePush', () => {
     await handlePush(pushEvent(envelope({ channel: 'in_app' })) as unknown as PushEvent, { scope });
     expect(shown.map((s) => s.title)).toEqual(['Hi']);
     expect(await readStore('inbox')).toHaveLength(1);
+  });
+
+  it('finishes the in_app inbox write inside waitUntil even when nothing can be shown', async () => {
+    const { scope } = fakeWorker([]);
+    (scope.registration as unknown as { showNotification: () => Promise<void> }).showNotification = () => Promise.reject(new Error('denied'));
+    const posted = vi.spyOn(BroadcastChannel.prototype, 'postMessage');
+    try {
+      await handlePush(pushEvent(envelope({ channel: 'in_app' })) as unknown as PushEvent, { scope });
+      // The worker posts `inbox` once the write committed: by the time the handler settles, not later.
+      expect(posted.mock.calls.map(([message]) => (message as { type: string }).type)).toContain('inbox');
+    } finally {
+      posted.mockRestore();
+    }
+    expect((await readStore('inbox')).map((item) => item.notificationId)).toEqual(['n1']);
+  });
+
+  it('shows an in_app message when the windows cannot be listed (every push shows something), and keeps it in the inbox', async () => {
+    const { scope, shown } = fakeWorker([{ url: 'https://shop.example/', visibilityState: 'visible' }]);
+    (scope.clients as unknown as { matchAll: () => Promise<never> }).matchAll = () => Promise.reject(new Error('matchAll failed'));
+    await handlePush(pushEvent(envelope({ channel: 'in_app' })) as unknown as PushEvent, { scope });
+    expect(shown.map((s) => s.title)).toEqual(['Hi']);
+    expect((await readStore('inbox')).map((item) => item.notificationId)).toEqual(['n1']);
   });
 
   it('never rejects, even when nothing can be shown', async () => {

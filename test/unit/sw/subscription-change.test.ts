@@ -51,7 +51,7 @@ describe('handleSubscriptionChange', () => {
     const worker = fakeWorker();
     const locks: string[] = [];
     Object.assign(worker.scope, {
-      navigator: { locks: { request: (name: string, run: () => Promise<void>) => (locks.push(name), run()) } },
+      navigator: { locks: { request: (name: string, _options: LockOptions, run: () => Promise<void>) => (locks.push(name), run()) } },
     });
     await storeConfig({ kind: 'url', url: '/api/push/register', headers: { 'x-app': '1' }, credentials: 'same-origin' });
     const backend = fakeBackend();
@@ -81,7 +81,7 @@ describe('handleSubscriptionChange', () => {
 
   it('uses a subscription the browser already made instead of subscribing again', async () => {
     const worker = fakeWorker();
-    worker.setSubscription(fakeSubscription('https://push.example/existing'));
+    worker.setSubscription(fakeSubscription('https://push.example/existing', { applicationServerKey: new Uint8Array(65).fill(9) }));
     await storeConfig({ kind: 'url', url: '/r', headers: {}, credentials: 'same-origin' });
     const backend = fakeBackend();
     await handleSubscriptionChange(changeEvent() as unknown as PushSubscriptionChangeEvent, { scope: worker.scope, fetch: backend.fetchFn });
@@ -114,6 +114,73 @@ describe('handleSubscriptionChange', () => {
     await handleSubscriptionChange(event as unknown as PushSubscriptionChangeEvent, { scope: worker.scope, fetch: fakeBackend().fetchFn });
     expect(worker.subscribeCalls).toHaveLength(1);
     await expect.poll(() => page.messages).toEqual([expect.objectContaining({ registered: false, error: 'no stored config' })]);
+  });
+
+  it('replaces a subscription the browser holds for another VAPID key, as the page does (subscribeWithKey)', async () => {
+    const worker = fakeWorker();
+    const other = fakeSubscription('https://push.example/other-key', { applicationServerKey: new Uint8Array(65).fill(3) });
+    worker.setSubscription(other);
+    await storeConfig({ kind: 'url', url: '/r', headers: {}, credentials: 'same-origin' });
+    const backend = fakeBackend();
+    await handleSubscriptionChange(changeEvent() as unknown as PushSubscriptionChangeEvent, { scope: worker.scope, fetch: backend.fetchFn });
+    expect(other.unsubscribed).toBe(1);
+    expect(worker.subscribeCalls).toHaveLength(1);
+    expect(backend.calls.map((call) => call.body.webPush.endpoint)).toEqual(['https://push.example/1']);
+  });
+
+  it('registers nothing for a subscription without encryption keys (never empty keys)', async () => {
+    const worker = fakeWorker();
+    await storeConfig({ kind: 'url', url: '/r', headers: {}, credentials: 'same-origin' });
+    const backend = fakeBackend();
+    const event = fakeEvent({ oldSubscription: null, newSubscription: fakeSubscription('https://push.example/keyless', { withKeys: false }) });
+    await handleSubscriptionChange(event as unknown as PushSubscriptionChangeEvent, { scope: worker.scope, fetch: backend.fetchFn });
+    expect(backend.calls).toEqual([]);
+    await expect.poll(() => page.messages).toEqual([expect.objectContaining({ endpoint: 'https://push.example/keyless', registered: false, error: 'subscribe-failed' })]);
+  });
+
+  describe('when a page holds the subscription lock and never lets go', () => {
+    /** Web Locks where the lock is taken: a request waits until its signal aborts, as the browser's does. */
+    function heldLock(worker: ReturnType<typeof fakeWorker>) {
+      const request = (_name: string, optionsOrRun: { signal?: AbortSignal } | (() => Promise<void>)) =>
+        new Promise((_resolve, reject) => {
+          const signal = typeof optionsOrRun === 'function' ? undefined : optionsOrRun.signal;
+          signal?.addEventListener('abort', () => reject(signal.reason));
+        });
+      Object.assign(worker.scope, { navigator: { locks: { request } } });
+    }
+    async function storeRecord(): Promise<void> {
+      const db = await openPushbridgeDb();
+      await db.put('registration', { fingerprint: 'f0', endpoint: 'https://push.example/old', recipientId: 'user-1', subscriberId: 's0', deviceId: 'd0', registeredAt: 1, pending: false, lastError: null }, SCOPE);
+      db.close();
+    }
+
+    it('stops waiting after timeoutMs, leaves the record pending for sync() and tells the windows', { timeout: 2000 }, async () => {
+      const worker = fakeWorker();
+      heldLock(worker);
+      await storeConfig({ kind: 'url', url: '/r', headers: {}, credentials: 'same-origin' });
+      await storeRecord();
+      const backend = fakeBackend();
+      const event = changeEvent();
+      await handleSubscriptionChange(event as unknown as PushSubscriptionChangeEvent, { scope: worker.scope, fetch: backend.fetchFn, timeoutMs: 50 });
+      expect(event.waited).toHaveLength(1);
+      expect(worker.subscribeCalls).toEqual([]);
+      expect(backend.calls).toEqual([]);
+      expect(await registrationRecord()).toMatchObject({ endpoint: 'https://push.example/old', subscriberId: 's0', pending: true, lastError: 'timeout' });
+      await expect.poll(() => page.messages).toEqual([
+        { pushbridge: 1, type: 'subscription-change', scope: SCOPE, endpoint: 'https://push.example/old', registered: false, error: 'timeout' },
+      ]);
+    });
+
+    it('records the browser\'s new subscription as pending when the event carries one', { timeout: 2000 }, async () => {
+      const worker = fakeWorker();
+      heldLock(worker);
+      await storeConfig({ kind: 'url', url: '/r', headers: {}, credentials: 'same-origin' });
+      await storeRecord();
+      const event = fakeEvent({ oldSubscription: null, newSubscription: fakeSubscription('https://push.example/new') });
+      await handleSubscriptionChange(event as unknown as PushSubscriptionChangeEvent, { scope: worker.scope, fetch: fakeBackend().fetchFn, timeoutMs: 50 });
+      expect(await registrationRecord()).toMatchObject({ endpoint: 'https://push.example/new', subscriberId: null, deviceId: null, pending: true, lastError: 'timeout', recipientId: 'user-1' });
+      await expect.poll(() => page.messages).toEqual([expect.objectContaining({ endpoint: 'https://push.example/new', registered: false, error: 'timeout' })]);
+    });
   });
 
   it('never rejects when subscribing fails', async () => {
