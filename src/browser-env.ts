@@ -63,8 +63,7 @@ export function browserEnv(): BrowserEnv {
       // read the state or sync do not pay for it.
       const { Workbox } = await import('workbox-window');
       // `immediate`: a user gesture is waiting, not a page load.
-      const workbox = new Workbox(url, scope === undefined ? {} : { scope });
-      const registration = await workbox.register({ immediate: true });
+      const registration = await new Workbox(url, scope === undefined ? {} : { scope }).register({ immediate: true });
       if (!registration) throw new Error(`The service worker ${url} was not registered.`);
       return registration;
     },

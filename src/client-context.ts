@@ -29,6 +29,8 @@ export interface ClientContext {
   bus: MessageBus;
   /** This scope's records in the shared IndexedDB. */
   store: RegistrationStore;
+  /** Set by `close()`: nothing new may start listening. */
+  closed: boolean;
   /** Stops the retry-when-online listener, while one is armed. */
   stopOnline: (() => void) | null;
   /** The fingerprint of a subscription for the current key and recipient. */

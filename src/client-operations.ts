@@ -2,8 +2,8 @@ import type { BrowserSnapshot, ClientContext } from './client-context.js';
 import type { RegistrationRecord } from './common/database.js';
 import { postRegistration, registerRequest } from './common/handoff.js';
 import { PushError, isPushError } from './common/push-error.js';
+import { clientConfig } from './client-config.js';
 import { handoffConfig } from './handoff-mode.js';
-import { ensurePermission } from './permission.js';
 import type { SubscribeResult, UnregisteredDevice } from './push-client.js';
 import { REREGISTER_AFTER_MS } from './reconcile.js';
 import { subscribeWithKey, subscriptionKeys } from './subscription.js';
@@ -13,8 +13,12 @@ import { withTimeout } from './with-timeout.js';
 
 /** The work that changes subscriptions and registrations; loaded only when such work is due. */
 export interface ClientOperations {
-  /** Permission, worker, subscription and hand-off; see `PushClient.subscribe`. */
+  /** Worker, subscription and hand-off, once permission is granted; see `PushClient.subscribe`. */
   subscribe(): Promise<SubscribeResult>;
+  /** Call `onUnregister` again for the devices it failed on. */
+  retryUnregisters(): Promise<void>;
+  /** Store what the worker replays after `pushsubscriptionchange`, as the options say now. */
+  saveConfig(): Promise<void>;
   /** Carry out what reconcile decided for a snapshot (under the lock). */
   apply(snapshot: BrowserSnapshot): Promise<void>;
   /** Remove the subscription and the record, and tell the hook. */
@@ -37,30 +41,36 @@ export function createClientOperations(ctx: ClientContext): ClientOperations {
   const { env, options, scope, timeoutMs } = ctx;
   const handoff = handoffConfig(options.register);
 
-  function saveConfig(): Promise<void> {
-    return ctx.store.writeConfig({
-      vapidPublicKey: options.vapidPublicKey,
-      recipientId: ctx.recipientId,
-      metadata: options.metadata ?? {},
-      // Absolute, because the worker resolves URLs against its own script.
-      handoff: handoff.kind === 'url' ? { ...handoff, url: new URL(handoff.url, env.baseUrl).href } : handoff,
-    });
+  const saveConfig = (): Promise<void> => ctx.store.writeConfig(clientConfig(ctx));
+
+  /** Tell the app's hook, within the timeout; a failure is queued and retried by a later sync(). */
+  async function notifyUnregistered(record: RegistrationRecord, reason: UnregisteredDevice['reason']): Promise<void> {
+    if (!options.onUnregister) return;
+    try {
+      await callHook(record, reason);
+    } catch {
+      await ctx.store.queueUnregister(record, reason);
+    }
   }
 
-  /** Tell the app's hook; false when it failed, so that the caller keeps the record for a retry. */
-  async function notifyUnregistered(record: RegistrationRecord, reason: UnregisteredDevice['reason']): Promise<boolean> {
-    try {
-      await options.onUnregister?.({
-        endpoint: record.endpoint,
-        recipientId: record.recipientId,
-        subscriberId: record.subscriberId,
-        deviceId: record.deviceId,
-        reason,
-      });
-      return true;
-    } catch {
-      return false;
-    }
+  function callHook(record: RegistrationRecord, reason: string): Promise<void> {
+    const device: UnregisteredDevice = {
+      endpoint: record.endpoint,
+      recipientId: record.recipientId,
+      subscriberId: record.subscriberId,
+      deviceId: record.deviceId,
+      reason: reason as UnregisteredDevice['reason'],
+    };
+    // Bounded: it runs under the subscription lock, which every tab and the worker wait for.
+    return withTimeout(Promise.resolve(options.onUnregister?.(device)), timeoutMs, 'The onUnregister hook');
+  }
+
+  /** Drop the browser's subscription and the record, then hand off a fresh one for the current recipient. */
+  async function rotate(registration: ServiceWorkerRegistration, old: PushSubscription, record: RegistrationRecord | undefined): Promise<void> {
+    await old.unsubscribe();
+    if (record) await notifyUnregistered(record, 'recipient-changed');
+    await ctx.store.delete();
+    await handOffWithRotation(registration, await newSubscription(registration));
   }
 
   async function newSubscription(registration: ServiceWorkerRegistration): Promise<PushSubscription> {
@@ -100,7 +110,7 @@ export function createClientOperations(ctx: ClientContext): ClientOperations {
     } catch (error) {
       await ctx.store.write({ ...record, lastError: isPushError(error) ? error.code : String(error) });
       // Retried when the network returns, as well as on the next sync().
-      ctx.stopOnline ??= env.onOnline(() => void ctx.sync());
+      if (!ctx.closed) ctx.stopOnline ??= env.onOnline(() => void ctx.sync());
       throw error;
     }
   }
@@ -134,8 +144,6 @@ export function createClientOperations(ctx: ClientContext): ClientOperations {
 
   return {
     async subscribe() {
-      // First, while the user gesture is still fresh: browsers ignore prompts without one.
-      await ensurePermission(env);
       const registration = await registerWorker();
       return withLock(env.locks, scope, timeoutMs, async () => {
         await saveConfig();
@@ -156,11 +164,13 @@ export function createClientOperations(ctx: ClientContext): ClientOperations {
       if (action.kind === 'none') return;
       if (action.kind === 'forget') {
         if (subscription) await subscription.unsubscribe();
-        if (record && (await notifyUnregistered(record, action.reason))) await ctx.store.delete();
+        if (record) await notifyUnregistered(record, action.reason);
+        await ctx.store.delete();
         return;
       }
       if (!registration || !subscription) return;
       await saveConfig();
+      if (action.kind === 'rotate') return rotate(registration, subscription, record);
       if (action.kind === 'resubscribe') {
         await subscription.unsubscribe();
         if (record && !record.pending) await notifyUnregistered(record, 'key-changed');
@@ -186,10 +196,20 @@ export function createClientOperations(ctx: ClientContext): ClientOperations {
       // Already registered for this recipient (a subscribe that started after the switch).
       if (record?.recipientId === ctx.recipientId) return;
       // A fresh subscription, so that the old user's endpoint never reaches the new user.
-      await old.unsubscribe();
-      if (record) await notifyUnregistered(record, 'recipient-changed');
-      await ctx.store.delete();
-      await handOffWithRotation(registration, await newSubscription(registration));
+      await rotate(registration, old, record);
+    },
+
+    saveConfig,
+
+    async retryUnregisters() {
+      for (const pending of await ctx.store.pendingUnregisters()) {
+        try {
+          await callHook(pending.record, pending.reason);
+          await ctx.store.dropUnregister(pending.record.endpoint);
+        } catch {
+          // Still failing: kept for the next sync().
+        }
+      }
     },
   };
 }

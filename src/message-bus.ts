@@ -7,7 +7,7 @@ export interface MessageBus {
   subscribe(listener: (message: PushbridgeMessage) => void): () => void;
   /** Post to the worker and every other tab, and hand it to this page's own listeners. */
   post(message: PushbridgeMessage): void;
-  /** Stop listening and close the channel. */
+  /** Stop listening and close the channel, for good: later calls do nothing. */
   close(): void;
 }
 
@@ -25,13 +25,14 @@ export function createMessageBus(env: Pick<BrowserEnv, 'openChannel' | 'serviceW
   const listeners = new Set<(message: PushbridgeMessage) => void>();
   let channel: BroadcastChannel | undefined;
   let opened = false;
+  let closed = false;
   const deliver = (event: MessageEvent<unknown>): void => {
     if (!isPushbridgeMessage(event.data)) return;
     for (const listener of [...listeners]) listener(event.data);
   };
 
   function open(): void {
-    if (opened) return;
+    if (opened || closed) return;
     opened = true;
     channel = env.openChannel(CHANNEL_NAME);
     channel?.addEventListener('message', deliver);
@@ -40,23 +41,25 @@ export function createMessageBus(env: Pick<BrowserEnv, 'openChannel' | 'serviceW
 
   return {
     subscribe(listener) {
+      if (closed) return () => false;
       open();
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
     post(message) {
+      if (closed) return;
       open();
       channel?.postMessage(message);
       // A BroadcastChannel does not echo to its sender; this page hears its own news here.
       for (const listener of [...listeners]) listener(message);
     },
     close() {
+      closed = true;
       listeners.clear();
       channel?.removeEventListener('message', deliver);
       channel?.close();
       env.serviceWorker?.removeEventListener('message', deliver);
       channel = undefined;
-      opened = false;
     },
   };
 }

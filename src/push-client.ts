@@ -8,7 +8,9 @@ import type { PushState } from './common/push-state.js';
 import type { RegisterResult } from './common/register-request.js';
 import type { RegisterOption } from './handoff-mode.js';
 import { createInbox, type Inbox } from './inbox.js';
+import { configSource } from './config-source.js';
 import { createMessageBus } from './message-bus.js';
+import { ensurePermission } from './permission.js';
 import { createPermissionPolicy } from './permission-policy.js';
 import { reconcile } from './reconcile.js';
 import { createRegistrationStore } from './registration-store.js';
@@ -138,6 +140,9 @@ export function createPushClient(options: PushClientOptions, env: BrowserEnv = b
   let running: Promise<SubscribeResult> | null = null;
   let syncing: Promise<PushState> | null = null;
   let loaded: Promise<ClientOperations> | null = null;
+  let closed = false;
+  let autoSyncTimer: ReturnType<typeof setTimeout> | undefined;
+  let stopAdopting: (() => void) | null = null;
 
   const supported = (): boolean => env.serviceWorker !== undefined && env.pushManager && env.notification !== undefined;
   const unsupportedState = (): PushState => (env.ios && !env.standalone ? 'needs-install' : 'unsupported');
@@ -151,6 +156,7 @@ export function createPushClient(options: PushClientOptions, env: BrowserEnv = b
     recipientId: options.recipientId,
     bus,
     store: createRegistrationStore(scope),
+    closed: false,
     stopOnline: null,
     fingerprintOf: (subscription) => fingerprint(subscriptionKeys(subscription), options.vapidPublicKey, ctx.recipientId),
     announce,
@@ -159,14 +165,29 @@ export function createPushClient(options: PushClientOptions, env: BrowserEnv = b
 
   /** The operations, loaded on first need: a healthy page load never fetches them. */
   function operations(): Promise<ClientOperations> {
-    loaded ??= import('./client-operations.js').then((module) => module.createClientOperations(ctx));
+    loaded ??= import('./client-operations.js').then(
+      (module) => module.createClientOperations(ctx),
+      (cause: unknown) => {
+        // Offline, or a deploy replaced the chunk: the next call tries again.
+        loaded = null;
+        throw new PushError('network', "pushbridge's subscription code could not be loaded.", { cause });
+      },
+    );
     return loaded;
   }
 
   async function announce(): Promise<PushState> {
     const state = await getState();
-    bus.post({ pushbridge: 1, type: 'state', scope, state });
+    if (!closed) bus.post({ pushbridge: 1, type: 'state', scope, state });
     return state;
+  }
+
+  /** Follow user switches made in other tabs, so that a stale tab never registers the old user again. */
+  function adoptRecipients(): void {
+    if (closed || stopAdopting) return;
+    stopAdopting = bus.subscribe((message) => {
+      if (message.type === 'recipient' && message.scope === scope) ctx.recipientId = message.recipientId;
+    });
   }
 
   async function snapshot(): Promise<BrowserSnapshot> {
@@ -177,6 +198,7 @@ export function createPushClient(options: PushClientOptions, env: BrowserEnv = b
       permission: env.notification?.permission ?? 'default',
       subscription: subscription ? { fingerprint: ctx.fingerprintOf(subscription), sameKey: sameApplicationServerKey(subscription, options.vapidPublicKey) } : null,
       record,
+      recipientId: ctx.recipientId,
       now: env.now(),
     });
     return { action, registration, subscription, record };
@@ -184,19 +206,27 @@ export function createPushClient(options: PushClientOptions, env: BrowserEnv = b
 
   function sync(): Promise<PushState> {
     syncing ??= (async () => {
-      if (!supported()) return getState();
-      busy++;
-      try {
-        if ((await snapshot()).action.kind !== 'none') {
+      if (!supported() || closed) return getState();
+      adoptRecipients();
+      const first = await snapshot();
+      if (first.action.kind === 'none') {
+        // Cheap path: a healthy page load. Keep what the worker replays current (a CSRF header may have changed).
+        if (first.subscription && (await ctx.store.readConfig())?.source !== configSource(ctx)) await (await operations()).saveConfig();
+      } else {
+        busy++;
+        try {
           // Decided again under the lock: another tab may have done the work meanwhile.
           const work = await operations();
-          await withLock(env.locks, scope, ctx.timeoutMs, async () => work.apply(await snapshot())).catch((error: unknown) => {
-            // The record says pending and keeps the error; sync reports state, not failures.
-            if (!isPushError(error)) throw error;
-          });
+          await withLock(env.locks, scope, ctx.timeoutMs, async () => work.apply(await snapshot()));
+        } catch (error) {
+          // The record says pending and keeps the error; sync reports state, not failures.
+          if (!isPushError(error)) throw error;
+        } finally {
+          busy--;
         }
-      } finally {
-        busy--;
+      }
+      if (options.onUnregister && (await ctx.store.pendingUnregisters()).length > 0) {
+        await (await operations()).retryUnregisters().catch(() => undefined);
       }
       return announce();
     })().finally(() => {
@@ -235,7 +265,7 @@ export function createPushClient(options: PushClientOptions, env: BrowserEnv = b
 
   if (options.autoSync !== false && supported()) {
     // Soon, not now: creating the client must not run work in the caller's stack.
-    setTimeout(() => void sync().catch(() => undefined), 0);
+    autoSyncTimer = setTimeout(() => void sync().catch(() => undefined), 0);
   }
 
   return {
@@ -243,16 +273,24 @@ export function createPushClient(options: PushClientOptions, env: BrowserEnv = b
 
     onStateChange(listener) {
       let last: PushState | null = null;
-      const emit = (state: PushState): void => {
-        if (state === last) return;
+      // Each reading carries a number, so that a slow read never overwrites a newer state.
+      let issued = 0;
+      let shown = 0;
+      const emit = (state: PushState, order: number): void => {
+        if (order < shown || state === last) return;
+        shown = order;
         last = state;
         listener(state);
       };
-      void getState().then(emit);
+      const read = (): void => {
+        const order = ++issued;
+        void getState().then((state) => emit(state, order));
+      };
+      read();
       return bus.subscribe((message) => {
-        if (message.type === 'state' && message.scope === scope) emit(message.state);
+        if (message.type === 'state' && message.scope === scope) emit(message.state, ++issued);
         // The worker changed the subscription: re-read rather than trust the message alone.
-        else if (message.type === 'subscription-change' && message.scope === scope) void getState().then(emit);
+        else if (message.type === 'subscription-change' && message.scope === scope) read();
       });
     },
 
@@ -263,6 +301,9 @@ export function createPushClient(options: PushClientOptions, env: BrowserEnv = b
         void announce();
         try {
           if (!supported()) throw new PushError(unsupportedState() === 'needs-install' ? 'needs-install' : 'unsupported');
+          // First, while the user gesture is still fresh: no code is loaded before the prompt.
+          await ensurePermission(env);
+          adoptRecipients();
           return await (await operations()).subscribe();
         } finally {
           busy--;
@@ -285,6 +326,8 @@ export function createPushClient(options: PushClientOptions, env: BrowserEnv = b
       if (typeof next !== 'string' || next.length === 0) throw new TypeError('setRecipient: the recipient id must be a non-empty string');
       if (next === ctx.recipientId) return;
       ctx.recipientId = next;
+      adoptRecipients();
+      bus.post({ pushbridge: 1, type: 'recipient', scope, recipientId: next });
       if (!supported() || env.notification?.permission !== 'granted') return;
       const work = await operations();
       await changing(() => withLock(env.locks, scope, ctx.timeoutMs, () => work.switchRecipient()));
@@ -315,6 +358,10 @@ export function createPushClient(options: PushClientOptions, env: BrowserEnv = b
     inbox: createInbox(bus, env.now),
 
     close() {
+      closed = true;
+      ctx.closed = true;
+      clearTimeout(autoSyncTimer);
+      stopAdopting?.();
       ctx.stopOnline?.();
       ctx.stopOnline = null;
       stopClicks = null;
@@ -326,18 +373,14 @@ export function createPushClient(options: PushClientOptions, env: BrowserEnv = b
 }
 
 function validateOptions(options: PushClientOptions): void {
-  const problems: string[] = [];
-  const register = options.register as unknown;
-  if (typeof options.vapidPublicKey !== 'string' || options.vapidPublicKey.length === 0) problems.push('vapidPublicKey');
-  if (typeof options.serviceWorker?.url !== 'string' || options.serviceWorker.url.length === 0) problems.push('serviceWorker.url');
-  const validRegister =
-    typeof register === 'function' ||
-    (typeof register === 'object' &&
-      register !== null &&
-      ((typeof (register as { url?: unknown }).url === 'string' && (register as { url: string }).url.length > 0) ||
-        (typeof (register as { direct?: { pushBaseUrl?: unknown; clientKey?: unknown } }).direct?.pushBaseUrl === 'string' &&
-          typeof (register as { direct: { clientKey?: unknown } }).direct.clientKey === 'string')));
-  if (!validRegister) problems.push('register');
-  if (typeof options.recipientId !== 'string' || options.recipientId.length === 0) problems.push('recipientId');
+  const text = (value: unknown): boolean => typeof value === 'string' && value.length > 0;
+  const register = options.register as { url?: unknown; direct?: { pushBaseUrl?: unknown; clientKey?: unknown } } | undefined;
+  const checks: [string, boolean][] = [
+    ['vapidPublicKey', text(options.vapidPublicKey)],
+    ['serviceWorker.url', text(options.serviceWorker?.url)],
+    ['register', typeof register === 'function' || text(register?.url) || (text(register?.direct?.pushBaseUrl) && text(register?.direct?.clientKey))],
+    ['recipientId', text(options.recipientId)],
+  ];
+  const problems = checks.filter(([, ok]) => !ok).map(([name]) => name);
   if (problems.length > 0) throw new TypeError(`createPushClient: missing or invalid option(s): ${problems.join(', ')}`);
 }

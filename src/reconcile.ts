@@ -10,6 +10,8 @@ export interface ReconcileInput {
   subscription: { fingerprint: string; sameKey: boolean } | null;
   /** What the last hand-off stored. */
   record: RegistrationRecord | undefined;
+  /** The recipient this page signs in as now. */
+  recipientId: string;
   now: number;
 }
 
@@ -18,13 +20,16 @@ export type ReconcileAction =
   | { kind: 'none' }
   | { kind: 'register'; reason: 'unknown' | 'changed' | 'stale' | 'pending' }
   | { kind: 'resubscribe' }
+  | { kind: 'rotate' }
   | { kind: 'forget'; reason: 'permission-revoked' | 'subscription-lost' };
 
 /**
  * Decide, without side effects, how to bring the registration in line with the browser:
  * nothing when the fingerprint matches and the registration is fresh; a new register call when
  * it changed, is older than 7 days or is still pending; a new subscription when the VAPID key
- * differs; forgetting the record when permission was revoked or the subscription vanished.
+ * differs; a fresh subscription when the registration belongs to another recipient (a user
+ * switch by page load), so that the old user's endpoint never reaches the new user; forgetting the
+ * record when permission was revoked or the subscription vanished.
  *
  * @example
  * ```ts
@@ -40,6 +45,7 @@ export function reconcile(input: ReconcileInput): ReconcileAction {
   }
   if (!subscription.sameKey) return { kind: 'resubscribe' };
   if (!record) return { kind: 'register', reason: 'unknown' };
+  if (record.recipientId !== input.recipientId) return { kind: 'rotate' };
   if (record.fingerprint !== subscription.fingerprint) return { kind: 'register', reason: 'changed' };
   if (record.pending || record.registeredAt === null) return { kind: 'register', reason: 'pending' };
   if (now - record.registeredAt >= REREGISTER_AFTER_MS) return { kind: 'register', reason: 'stale' };

@@ -20,6 +20,8 @@ export interface ClientConfig {
   recipientId: string;
   metadata: Record<string, string | number | boolean>;
   handoff: HandoffConfig;
+  /** What the page made this from (its options, serialized), to tell when it is stale. */
+  source?: string;
 }
 
 /**
@@ -63,10 +65,18 @@ export interface OutboxEvent {
   at: number;
 }
 
-/** The shared database's schema, version 1. */
+/** A device the app's `onUnregister` hook has yet to hear of (it failed); keyed by endpoint. */
+export interface PendingUnregister {
+  scope: string;
+  record: RegistrationRecord;
+  reason: string;
+}
+
+/** The shared database's schema, version 2. */
 export interface PushbridgeSchema extends DBSchema {
   config: { key: string; value: ClientConfig };
   registration: { key: string; value: RegistrationRecord };
+  unregister: { key: string; value: PendingUnregister };
   inbox: { key: string; value: InboxItem; indexes: { 'by-received': number } };
   events: { key: number; value: OutboxEvent };
 }
@@ -81,12 +91,15 @@ export interface PushbridgeSchema extends DBSchema {
  * ```
  */
 export function openPushbridgeDb(): Promise<IDBPDatabase<PushbridgeSchema>> {
-  return openDB<PushbridgeSchema>(DATABASE_NAME, 1, {
-    upgrade(db) {
-      db.createObjectStore('config');
-      db.createObjectStore('registration');
-      db.createObjectStore('inbox').createIndex('by-received', 'receivedAt');
-      db.createObjectStore('events', { keyPath: 'id', autoIncrement: true });
+  return openDB<PushbridgeSchema>(DATABASE_NAME, 2, {
+    upgrade(db, oldVersion) {
+      if (oldVersion < 1) {
+        db.createObjectStore('config');
+        db.createObjectStore('registration');
+        db.createObjectStore('inbox').createIndex('by-received', 'receivedAt');
+        db.createObjectStore('events', { keyPath: 'id', autoIncrement: true });
+      }
+      if (oldVersion < 2) db.createObjectStore('unregister');
     },
   });
 }

@@ -15,6 +15,7 @@ export const CHANNEL_NAME = 'pushbridge';
  * - `inbox` (worker → windows): an in-app item was stored;
  * - `event` (worker → windows): a delivered / clicked / dismissed event;
  * - `state` (tab → tabs): the push state changed;
+ * - `recipient` (tab → tabs): `setRecipient` switched the user; other tabs adopt it;
  * - `subscription-change` (worker → windows): the worker resubscribed after `pushsubscriptionchange`.
  */
 export type PushbridgeMessage =
@@ -42,6 +43,7 @@ export type PushbridgeMessage =
   | { pushbridge: 1; type: 'inbox'; item: InboxItem }
   | { pushbridge: 1; type: 'event'; event: OutboxEvent }
   | { pushbridge: 1; type: 'state'; scope: string; state: PushState }
+  | { pushbridge: 1; type: 'recipient'; scope: string; recipientId: string }
   | { pushbridge: 1; type: 'subscription-change'; scope: string; endpoint: string | null; registered: boolean; error: string | null };
 
 /**

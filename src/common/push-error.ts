@@ -21,16 +21,16 @@ export type PushErrorCode =
   | 'timeout';
 
 const messages: Record<PushErrorCode, string> = {
-  unsupported: 'This browser does not support Web Push.',
-  'needs-install': 'Add this app to the home screen to receive notifications.',
-  'permission-denied': 'Notification permission is blocked.',
-  'permission-dismissed': 'The notification prompt was closed without a choice.',
-  'worker-failed': 'The service worker could not be registered or activated.',
-  'subscribe-failed': 'The browser could not create a push subscription.',
-  'register-rejected': 'The backend rejected the subscription.',
-  'register-conflict': 'The subscription is registered to another recipient.',
+  unsupported: 'Web Push is not supported here.',
+  'needs-install': 'Add the app to the home screen to get notifications.',
+  'permission-denied': 'Notifications are blocked.',
+  'permission-dismissed': 'The notification prompt was dismissed.',
+  'worker-failed': 'The service worker did not activate.',
+  'subscribe-failed': 'The push subscription failed.',
+  'register-rejected': 'The backend refused the subscription.',
+  'register-conflict': 'The subscription belongs to another recipient.',
   network: 'The backend could not be reached.',
-  timeout: 'The operation timed out.',
+  timeout: 'Timed out.',
 };
 
 /** Structured details a {@link PushError} may carry. */

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { bytesToBase64Url } from '../../../src/common/base64url.ts';
 import type { PushState } from '../../../src/common/push-state.ts';
 import { createPushClient, type PushClientOptions, type UnregisteredDevice } from '../../../src/push-client.ts';
@@ -334,5 +334,106 @@ describe('inbox', () => {
     await expect.poll(() => updates).toEqual(['c']);
     tab1.close();
     tab2.close();
+  });
+});
+
+describe('review fixes', () => {
+  it('a page load as another user rotates to a fresh subscription instead of handing over the old endpoint', async () => {
+    const profile = fakeProfile();
+    await createPushClient(options('alice'), profile.tab()).subscribe();
+    const unregistered: UnregisteredDevice[] = [];
+    const asBob = createPushClient(options('bob', { onUnregister: (d) => void unregistered.push(d) }), profile.tab());
+    expect(await asBob.sync()).toBe('subscribed');
+    expect(profile.posts.map((p) => [p.body.recipientId, (p.body.webPush as { endpoint: string }).endpoint])).toEqual([
+      ['alice', 'https://push.example/1'],
+      ['bob', 'https://push.example/2'],
+    ]);
+    expect(unregistered).toMatchObject([{ recipientId: 'alice', endpoint: 'https://push.example/1', reason: 'recipient-changed' }]);
+  });
+
+  it('a stale tab follows a user switch made in another tab, and does not register the old user again', async () => {
+    const profile = fakeProfile();
+    const tab1 = createPushClient(options('alice'), profile.tab());
+    const tab2 = createPushClient(options('alice'), profile.tab());
+    await tab1.subscribe();
+    await tab2.sync(); // tab 2 is listening
+    await tab1.setRecipient('bob');
+    await expect.poll(async () => tab2.sync()).toBe('subscribed');
+    expect(profile.posts.map((p) => p.body.recipientId)).toEqual(['alice', 'bob']);
+    tab1.close();
+    tab2.close();
+  });
+
+  it('an onUnregister that fails is queued and called again by the next sync, whatever removed the device', async () => {
+    const profile = fakeProfile();
+    const calls: string[] = [];
+    let fail = true;
+    const client = createPushClient(
+      options('u1', {
+        onUnregister: (device) => {
+          calls.push(device.reason);
+          if (fail) throw new Error('backend down');
+        },
+      }),
+      profile.tab(),
+    );
+    await client.subscribe();
+    await client.unsubscribe();
+    expect(calls).toEqual(['unsubscribed']);
+    fail = false;
+    await client.sync();
+    expect(calls).toEqual(['unsubscribed', 'unsubscribed']);
+    await client.sync();
+    expect(calls).toHaveLength(2);
+  });
+
+  it('an onUnregister that never settles does not hold the lock past the timeout', async () => {
+    const profile = fakeProfile();
+    const client = createPushClient(options('u1', { timeoutMs: 50, onUnregister: () => new Promise<void>(() => undefined) }), profile.tab());
+    await client.subscribe();
+    await client.unsubscribe();
+    expect(await client.getState()).toBe('unsubscribed');
+  });
+
+  it('a healthy sync keeps the config the worker replays current, e.g. a new CSRF header', async () => {
+    const profile = fakeProfile();
+    await createPushClient(options('u1', { register: { url: '/api/push/register', headers: { 'x-csrf': 'old' } } }), profile.tab()).subscribe();
+    await createPushClient(options('u1', { register: { url: '/api/push/register', headers: { 'x-csrf': 'new' } } }), profile.tab()).sync();
+    const { openPushbridgeDb } = await import('../../../src/common/database.ts');
+    const db = await openPushbridgeDb();
+    const stored = await db.get('config', 'http://localhost/');
+    db.close();
+    expect(stored?.handoff).toEqual({ kind: 'url', url: 'http://localhost/api/push/register', headers: { 'x-csrf': 'new' }, credentials: 'same-origin' });
+    expect(profile.posts).toHaveLength(1);
+  });
+
+  it('a sync with nothing to do does not flash "subscribing" in other tabs', async () => {
+    const profile = fakeProfile();
+    const tab1 = createPushClient(options('u1'), profile.tab());
+    await tab1.subscribe();
+    const tab2 = createPushClient(options('u1'), profile.tab());
+    const seen: PushState[] = [];
+    tab2.onStateChange((state) => seen.push(state));
+    await expect.poll(() => seen).toEqual(['subscribed']);
+    await tab1.sync();
+    await tab1.sync();
+    expect(seen).toEqual(['subscribed']);
+    tab1.close();
+    tab2.close();
+  });
+
+  it('after close(), the scheduled sync does not run and nothing listens', async () => {
+    const profile = fakeProfile({ permission: 'granted', subscription: fakeSubscription('https://push.example/x', VAPID) });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const client = createPushClient(options('u1', { autoSync: true }), profile.tab());
+      client.close();
+      expect(vi.getTimerCount()).toBe(0);
+      vi.runAllTimers();
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(profile.posts).toHaveLength(0);
+    expect(profile.onlineListeners.size).toBe(0);
   });
 });
