@@ -3,8 +3,11 @@ import { CHANNEL_NAME, isPushbridgeMessage, type PushbridgeMessage } from './com
 
 /** Listens to pushbridge's messages from the worker and other tabs, and posts to them. */
 export interface MessageBus {
-  /** Call `listener` for every message; returns a function that stops it. */
-  subscribe(listener: (message: PushbridgeMessage) => void): () => void;
+  /**
+   * Call `listener` for every message, with whether the worker sent it to this window alone
+   * (rather than to every tab on the channel); returns a function that stops it.
+   */
+  subscribe(listener: (message: PushbridgeMessage, toThisWindow: boolean) => void): () => void;
   /** Post to the worker and every other tab, and hand it to this page's own listeners. */
   post(message: PushbridgeMessage): void;
   /** Stop listening and close the channel, for good: later calls do nothing. */
@@ -22,21 +25,23 @@ export interface MessageBus {
  * ```
  */
 export function createMessageBus(env: Pick<BrowserEnv, 'openChannel' | 'serviceWorker'>): MessageBus {
-  const listeners = new Set<(message: PushbridgeMessage) => void>();
+  const listeners = new Set<(message: PushbridgeMessage, toThisWindow: boolean) => void>();
   let channel: BroadcastChannel | undefined;
   let opened = false;
   let closed = false;
-  const deliver = (event: MessageEvent<unknown>): void => {
+  const deliver = (event: MessageEvent<unknown>, toThisWindow: boolean): void => {
     if (!isPushbridgeMessage(event.data)) return;
-    for (const listener of [...listeners]) listener(event.data);
+    for (const listener of [...listeners]) listener(event.data, toThisWindow);
   };
+  const fromChannel = (event: MessageEvent<unknown>): void => deliver(event, false);
+  const fromWorker = (event: MessageEvent<unknown>): void => deliver(event, true);
 
   function open(): void {
     if (opened || closed) return;
     opened = true;
     channel = env.openChannel(CHANNEL_NAME);
-    channel?.addEventListener('message', deliver);
-    env.serviceWorker?.addEventListener('message', deliver);
+    channel?.addEventListener('message', fromChannel);
+    env.serviceWorker?.addEventListener('message', fromWorker);
   }
 
   return {
@@ -51,14 +56,14 @@ export function createMessageBus(env: Pick<BrowserEnv, 'openChannel' | 'serviceW
       open();
       channel?.postMessage(message);
       // A BroadcastChannel does not echo to its sender; this page hears its own news here.
-      for (const listener of [...listeners]) listener(message);
+      for (const listener of [...listeners]) listener(message, false);
     },
     close() {
       closed = true;
       listeners.clear();
-      channel?.removeEventListener('message', deliver);
+      channel?.removeEventListener('message', fromChannel);
       channel?.close();
-      env.serviceWorker?.removeEventListener('message', deliver);
+      env.serviceWorker?.removeEventListener('message', fromWorker);
       channel = undefined;
     },
   };

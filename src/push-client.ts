@@ -65,7 +65,11 @@ type MessageOf<T extends PushbridgeMessage['type']> = Extract<PushbridgeMessage,
 export interface PushEventMap {
   /** A push arrived while this page was open. */
   notification: MessageOf<'notification'>;
-  /** A notification was clicked; `url` lets an SPA route without a reload. Listening acknowledges it. */
+  /**
+   * A notification was clicked and the worker brought this window forward; `url` lets an SPA
+   * route without a reload. Listening acknowledges it, so the worker does not navigate. Other
+   * tabs hear of the click as an `event` (`clicked`).
+   */
   click: MessageOf<'click'>;
   /** An in-app item was stored or marked read. */
   inbox: MessageOf<'inbox'>;
@@ -340,8 +344,10 @@ export function createPushClient(options: PushClientOptions, env: BrowserEnv = b
       if (type === 'click') {
         const clickListener = listener as (message: PushEventMap['click']) => void;
         clickListeners.add(clickListener);
-        stopClicks ??= bus.subscribe((message) => {
-          if (message.type !== 'click' || clickListeners.size === 0) return;
+        stopClicks ??= bus.subscribe((message, toThisWindow) => {
+          // Only the window the worker brought forward routes a click: a click heard on the
+          // channel (an older worker's broadcast) is some other tab's to handle.
+          if (message.type !== 'click' || !toThisWindow || clickListeners.size === 0) return;
           for (const each of [...clickListeners]) each(message);
           // Tells the worker that a page routed the click, so it need not navigate.
           bus.post({ pushbridge: 1, type: 'click-ack', clickId: message.clickId });

@@ -83,12 +83,15 @@ export interface FakeProfile {
   onlineListeners: Set<() => void>;
   /** A new tab of this profile. */
   tab(overrides?: Partial<BrowserEnv>): BrowserEnv;
+  /** Post from the worker to one tab alone (client.postMessage), as to the window it brought forward. */
+  postToTab(tab: BrowserEnv, data: unknown): void;
 }
 
 export function fakeProfile(initial: { permission?: NotificationPermission; subscription?: FakeSubscription } = {}): FakeProfile {
   const locks = fakeLocks();
   const openChannel = channelHub();
   const store = new Map<string, string>();
+  const workerListeners = new Map<BrowserEnv, Set<(event: MessageEvent) => void>>();
   let serial = 0;
   const profile: FakeProfile = {
     log: [],
@@ -115,11 +118,12 @@ export function fakeProfile(initial: { permission?: NotificationPermission; subs
         },
       };
       const registration = { scope: 'http://localhost/', active: {}, installing: null, waiting: null, pushManager } as unknown as ServiceWorkerRegistration;
-      return {
+      const fromWorker = new Set<(event: MessageEvent) => void>();
+      const env: BrowserEnv = {
         serviceWorker: {
           getRegistration: async () => registration,
-          addEventListener: () => undefined,
-          removeEventListener: () => undefined,
+          addEventListener: (_type: string, listener: (event: MessageEvent) => void) => fromWorker.add(listener),
+          removeEventListener: (_type: string, listener: (event: MessageEvent) => void) => fromWorker.delete(listener),
         } as unknown as ServiceWorkerContainer,
         notification: {
           get permission() {
@@ -157,6 +161,11 @@ export function fakeProfile(initial: { permission?: NotificationPermission; subs
         now: () => profile.clock.now,
         ...overrides,
       };
+      workerListeners.set(env, fromWorker);
+      return env;
+    },
+    postToTab(tab, data) {
+      queueMicrotask(() => workerListeners.get(tab)?.forEach((listener) => listener({ data } as MessageEvent)));
     },
   };
   return profile;

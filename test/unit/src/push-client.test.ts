@@ -277,7 +277,27 @@ describe('options', () => {
 });
 
 describe('messages from the worker', () => {
-  it('delivers typed events, acknowledges clicks once a page listens, and ignores foreign messages', async () => {
+  it('delivers typed events, routes and acknowledges a click sent to this window, and ignores foreign messages', async () => {
+    const profile = fakeProfile();
+    const worker = profile.tab().openChannel('pushbridge')!;
+    const heard: unknown[] = [];
+    worker.addEventListener('message', (event) => heard.push((event as MessageEvent).data));
+    const tab = profile.tab();
+    const client = createPushClient(options('u1'), tab);
+    const clicks: string[] = [];
+    const notifications: string[] = [];
+    client.on('click', (message) => clicks.push(message.url));
+    client.on('notification', (message) => notifications.push(message.title));
+    worker.postMessage({ pushbridge: 1, type: 'notification', notificationId: 'n1', channel: 'push', title: 'Hi', body: 'b', data: {} });
+    worker.postMessage({ type: 'notification', title: 'not ours' });
+    profile.postToTab(tab, { pushbridge: 1, type: 'click', clickId: 'c1', notificationId: 'n1', action: '', url: 'http://localhost/o/1', data: {} });
+    await expect.poll(() => heard).toContainEqual({ pushbridge: 1, type: 'click-ack', clickId: 'c1' });
+    expect(clicks).toEqual(['http://localhost/o/1']);
+    expect(notifications).toEqual(['Hi']);
+    client.close();
+  });
+
+  it('leaves a click heard on the shared channel to the window it was sent to', async () => {
     const profile = fakeProfile();
     const worker = profile.tab().openChannel('pushbridge')!;
     const heard: unknown[] = [];
@@ -287,12 +307,11 @@ describe('messages from the worker', () => {
     const notifications: string[] = [];
     client.on('click', (message) => clicks.push(message.url));
     client.on('notification', (message) => notifications.push(message.title));
-    worker.postMessage({ pushbridge: 1, type: 'notification', notificationId: 'n1', channel: 'push', title: 'Hi', body: 'b', data: {} });
-    worker.postMessage({ type: 'notification', title: 'not ours' });
-    worker.postMessage({ pushbridge: 1, type: 'click', clickId: 'c1', notificationId: 'n1', action: '', url: 'http://localhost/o/1', data: {} });
-    await expect.poll(() => heard).toContainEqual({ pushbridge: 1, type: 'click-ack', clickId: 'c1' });
-    expect(clicks).toEqual(['http://localhost/o/1']);
-    expect(notifications).toEqual(['Hi']);
+    worker.postMessage({ pushbridge: 1, type: 'click', clickId: 'c3', notificationId: null, action: '', url: 'http://localhost/', data: {} });
+    worker.postMessage({ pushbridge: 1, type: 'notification', notificationId: 'n3', channel: 'push', title: 'after', body: '', data: {} });
+    await expect.poll(() => notifications).toEqual(['after']);
+    expect(clicks).toEqual([]);
+    expect(heard).toEqual([]);
     client.close();
   });
 
@@ -301,10 +320,11 @@ describe('messages from the worker', () => {
     const worker = profile.tab().openChannel('pushbridge')!;
     const heard: unknown[] = [];
     worker.addEventListener('message', (event) => heard.push((event as MessageEvent).data));
-    const client = createPushClient(options('u1'), profile.tab());
+    const tab = profile.tab();
+    const client = createPushClient(options('u1'), tab);
     const notifications: string[] = [];
     client.on('notification', (message) => notifications.push(message.title));
-    worker.postMessage({ pushbridge: 1, type: 'click', clickId: 'c2', notificationId: null, action: '', url: 'http://localhost/', data: {} });
+    profile.postToTab(tab, { pushbridge: 1, type: 'click', clickId: 'c2', notificationId: null, action: '', url: 'http://localhost/', data: {} });
     worker.postMessage({ pushbridge: 1, type: 'notification', notificationId: 'n2', channel: 'push', title: 'after', body: '', data: {} });
     await expect.poll(() => notifications).toEqual(['after']);
     expect(heard).toEqual([]);
