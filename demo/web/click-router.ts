@@ -19,8 +19,8 @@ function showRoute(fromNotification: boolean): void {
 /**
  * Route notification clicks in the page, SPA style: listening to `click` acknowledges it, so the
  * worker focuses this window without reloading it, and the page moves itself to the URL. The
- * log gets the click too (`data-type="click"`). Every open tab of the demo follows, so all tabs
- * agree on where the person is.
+ * worker sends the click to the one window it brought forward, so only that tab moves. The log
+ * gets the click too (`data-type="click"`).
  */
 export function startClickRouter(push: PushClient, log: HTMLUListElement): void {
   showRoute(false);
