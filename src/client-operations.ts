@@ -4,6 +4,7 @@ import { postRegistration, registerRequest } from './common/handoff.js';
 import { PushError, isPushError } from './common/push-error.js';
 import { clientConfig } from './client-config.js';
 import { handoffConfig } from './handoff-mode.js';
+import { createInbox, type Inbox } from './inbox.js';
 import type { SubscribeResult, UnregisteredDevice } from './push-client.js';
 import { REREGISTER_AFTER_MS } from './reconcile.js';
 import { subscribeWithKey, subscriptionKeys } from './subscription.js';
@@ -19,6 +20,8 @@ export interface ClientOperations {
   retryUnregisters(): Promise<void>;
   /** Store what the worker replays after `pushsubscriptionchange`, as the options say now. */
   saveConfig(): Promise<void>;
+  /** The in-app inbox (loaded with these operations: pages that never read it do not pay for it). */
+  inbox: Inbox;
   /** Carry out what reconcile decided for a snapshot (under the lock). */
   apply(snapshot: BrowserSnapshot): Promise<void>;
   /** Remove the subscription and the record, and tell the hook. */
@@ -200,6 +203,8 @@ export function createClientOperations(ctx: ClientContext): ClientOperations {
     },
 
     saveConfig,
+
+    inbox: createInbox(ctx.bus, env.now),
 
     async retryUnregisters() {
       for (const pending of await ctx.store.pendingUnregisters()) {

@@ -7,7 +7,7 @@ import { PushError, isPushError } from './common/push-error.js';
 import type { PushState } from './common/push-state.js';
 import type { RegisterResult } from './common/register-request.js';
 import type { RegisterOption } from './handoff-mode.js';
-import { createInbox, type Inbox } from './inbox.js';
+import type { Inbox } from './inbox.js';
 import { configSource } from './config-source.js';
 import { createMessageBus } from './message-bus.js';
 import { ensurePermission } from './permission.js';
@@ -304,7 +304,7 @@ export function createPushClient(options: PushClientOptions, env: BrowserEnv = b
         busy++;
         void announce();
         try {
-          if (!supported()) throw new PushError(unsupportedState() === 'needs-install' ? 'needs-install' : 'unsupported');
+          if (!supported()) throw new PushError(unsupportedState() as 'unsupported' | 'needs-install');
           // First, while the user gesture is still fresh: no code is loaded before the prompt.
           await ensurePermission(env);
           adoptRecipients();
@@ -361,7 +361,11 @@ export function createPushClient(options: PushClientOptions, env: BrowserEnv = b
       });
     },
 
-    inbox: createInbox(bus, env.now),
+    inbox: {
+      list: async () => (await operations()).inbox.list(),
+      unreadCount: async () => (await operations()).inbox.unreadCount(),
+      markRead: async (notificationId) => (await operations()).inbox.markRead(notificationId),
+    },
 
     close() {
       closed = true;

@@ -134,7 +134,7 @@ export async function createBackend(options: BackendOptions): Promise<Backend> {
       case 'GET /api/otp/messages': {
         if (!options.otp.emulatedInbox) throw new BackendError(404, 'emulator_unavailable', 'Messages go to the real messaging app; there is no emulated inbox.');
         const number = parsePhoneNumber(url.searchParams.get('number') ?? '');
-        const answer = await fetch(new URL(`/_emulator/otp/messages?number=${encodeURIComponent(number)}`, options.otp.baseUrl), {
+        const answer = await fetch(`${options.otp.baseUrl.replace(/\/+$/, '')}/_emulator/otp/messages?number=${encodeURIComponent(number)}`, {
           signal: AbortSignal.timeout(5000),
         });
         const json: unknown = await answer.json();
