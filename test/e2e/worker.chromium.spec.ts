@@ -133,8 +133,10 @@ test('an action button goes to its own URL and reports its action', async ({ chr
   await setup.page.close();
   const [opened] = await Promise.all([chromiumContext.waitForEvent('page'), notificationDaemon.click(desktop.id, key)]);
   await opened.waitForURL(`${workerApp.url}/track/12`);
-  const clicked = await opened.evaluate(() => window.app.outbox());
-  expect(clicked.filter((e) => e.type === 'clicked')).toEqual([expect.objectContaining({ notificationId: message.notificationId, action: 'track' })]);
+  // The worker stores the event alongside opening the window; neither waits for the other.
+  await expect
+    .poll(async () => (await opened.evaluate(() => window.app.outbox())).filter((e) => e.type === 'clicked'))
+    .toEqual([expect.objectContaining({ notificationId: message.notificationId, action: 'track' })]);
 });
 
 test('events: dismissed on close; all events reach reportUrl once it is back, across a worker stop', async ({ chromiumContext, workerApp, notificationDaemon }) => {
@@ -160,7 +162,9 @@ test('events: dismissed on close; all events reach reportUrl once it is back, ac
   const third = await pushShown(setup, notificationDaemon);
   const reported = await workerApp.waitForReport((all) => all.length >= 5);
   expect(reported.map((e) => `${e.type} ${e.notificationId}`)).toEqual([...events, `delivered ${third.message.notificationId}`]);
-  expect(await setup.page.evaluate(() => window.app.outbox())).toEqual([]);
+  // The worker deletes what was reported once the server's answer reaches it, after the server
+  // has already seen the request: wait for that, rather than read the outbox at once.
+  await expect.poll(() => setup.page.evaluate(() => window.app.outbox())).toEqual([]);
 });
 
 test('in_app with a visible window: no system notification, stored in the inbox and posted to the window', async ({ chromiumContext, workerApp, notificationDaemon }) => {
