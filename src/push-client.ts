@@ -180,8 +180,9 @@ export function createPushClient(options: PushClientOptions, env: BrowserEnv = b
     return loaded;
   }
 
-  async function announce(): Promise<PushState> {
-    const state = await getState();
+  /** Tell every tab the state: the one given, or a fresh reading. */
+  async function announce(known?: PushState): Promise<PushState> {
+    const state = known ?? (await getState());
     if (!closed) bus.post({ pushbridge: 1, type: 'state', scope, state });
     return state;
   }
@@ -213,9 +214,11 @@ export function createPushClient(options: PushClientOptions, env: BrowserEnv = b
       if (!supported() || closed) return getState();
       adoptRecipients();
       const first = await snapshot();
+      let settled: PushState | undefined;
       if (first.action.kind === 'none') {
         // Cheap path: a healthy page load. Keep what the worker replays current (a CSRF header may have changed).
         if (first.subscription && (await ctx.store.readConfig())?.source !== configSource(ctx)) await (await operations()).saveConfig();
+        settled = await settledState(first);
       } else {
         busy++;
         try {
@@ -232,11 +235,22 @@ export function createPushClient(options: PushClientOptions, env: BrowserEnv = b
       if (options.onUnregister && (await ctx.store.pendingUnregisters()).length > 0) {
         await (await operations()).retryUnregisters().catch(() => undefined);
       }
-      return announce();
+      return announce(settled);
     })().finally(() => {
       syncing = null;
     });
     return syncing;
+  }
+
+  /**
+   * The state after a snapshot that needed no work, without reading the browser again: nothing
+   * to do means a confirmed subscription, or none and no record.
+   */
+  async function settledState({ subscription }: BrowserSnapshot): Promise<PushState> {
+    if (running || (await lockHeld(env.locks, scope))) return 'subscribing';
+    const permission = env.notification?.permission;
+    if (permission !== 'granted') return permission === 'denied' ? 'denied' : 'default';
+    return subscription ? 'subscribed' : 'unsubscribed';
   }
 
   async function getState(): Promise<PushState> {

@@ -276,12 +276,18 @@ describe('options', () => {
   });
 });
 
+/** A stand-in for the worker's end of the shared channel, recording what pages post to it. */
+function workerChannel(profile: ReturnType<typeof fakeProfile>): { channel: BroadcastChannel; heard: unknown[] } {
+  const channel = profile.tab().openChannel('pushbridge')!;
+  const heard: unknown[] = [];
+  channel.addEventListener('message', (event) => heard.push((event as MessageEvent).data));
+  return { channel, heard };
+}
+
 describe('messages from the worker', () => {
   it('delivers typed events, routes and acknowledges a click sent to this window, and ignores foreign messages', async () => {
     const profile = fakeProfile();
-    const worker = profile.tab().openChannel('pushbridge')!;
-    const heard: unknown[] = [];
-    worker.addEventListener('message', (event) => heard.push((event as MessageEvent).data));
+    const { channel: worker, heard } = workerChannel(profile);
     const tab = profile.tab();
     const client = createPushClient(options('u1'), tab);
     const clicks: string[] = [];
@@ -299,9 +305,7 @@ describe('messages from the worker', () => {
 
   it('leaves a click heard on the shared channel to the window it was sent to', async () => {
     const profile = fakeProfile();
-    const worker = profile.tab().openChannel('pushbridge')!;
-    const heard: unknown[] = [];
-    worker.addEventListener('message', (event) => heard.push((event as MessageEvent).data));
+    const { channel: worker, heard } = workerChannel(profile);
     const client = createPushClient(options('u1'), profile.tab());
     const clicks: string[] = [];
     const notifications: string[] = [];
@@ -317,9 +321,7 @@ describe('messages from the worker', () => {
 
   it('does not acknowledge a click when no page listens for clicks', async () => {
     const profile = fakeProfile();
-    const worker = profile.tab().openChannel('pushbridge')!;
-    const heard: unknown[] = [];
-    worker.addEventListener('message', (event) => heard.push((event as MessageEvent).data));
+    const { channel: worker, heard } = workerChannel(profile);
     const tab = profile.tab();
     const client = createPushClient(options('u1'), tab);
     const notifications: string[] = [];
